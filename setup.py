@@ -1,0 +1,33 @@
+"""Packaging for the Alchemists lab kit: installs the ``labkit`` command."""
+
+from setuptools import find_packages, setup
+
+setup(
+    name="labkit",
+    version="0.1.0",
+    description="Table companion for Alchemists and The King's Golem: camera, OLED, buttons.",
+    python_requires=">=3.11",
+    packages=find_packages(include=["engine*", "drivers*", "firmware*"]),
+    include_package_data=True,
+    package_data={
+        "drivers.card_reader": ["faces/*.png", "samples/*.png", "*.json"],
+        "firmware": ["fonts/*.ttf", "fonts/*.txt", "locale/*/LC_MESSAGES/*.po",
+                     "locale/*/LC_MESSAGES/*.mo", "scripts/*.txt", "*.toml"],
+        "engine": ["py.typed"],
+    },
+    install_requires=[
+        "numpy>=1.24",
+        "opencv-python-headless>=4.8",
+        "pillow>=10",
+        "luma.core>=2.4",
+        "luma.oled>=3.12",
+        "luma.emulator>=1.5",
+        "gpiozero>=2.0",
+        "pyserial>=3.5",
+    ],
+    extras_require={
+        "test": ["pytest>=8", "hypothesis>=6.100", "mypy>=1.10", "scikit-image>=0.22"],
+        "pi": ["rpi-lgpio>=0.6"],
+    },
+    entry_points={"console_scripts": ["labkit = firmware.cli:main"]},
+)
