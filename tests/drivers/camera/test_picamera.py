@@ -1,0 +1,167 @@
+"""The picamera2 backend against a recording stand-in for the picamera2 module."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from drivers.camera import CameraError, open_camera
+from drivers.camera.picamera import PIXEL_FORMATS, PiCamera, to_bgr
+
+
+class FakePicamera2:
+    """Records calls like picamera2.Picamera2; frames come from ``main_frame``/``lores_frame``."""
+
+    instances: list[FakePicamera2] = []
+
+    def __init__(self, camera_num: int = 0) -> None:
+        self.calls: list[tuple[str, Any]] = [("Picamera2", camera_num)]
+        self.main_frame: Any = np.zeros((4, 6, 3), dtype=np.uint8)
+        self.lores_frame: Any = np.zeros((6, 4), dtype=np.uint8)
+        self.fail_capture: Exception | None = None
+        self.stall: threading.Event | None = None
+        FakePicamera2.instances.append(self)
+
+    def create_video_configuration(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(("create_video_configuration", kwargs))
+        return {"kind": "video", **kwargs}
+
+    def create_still_configuration(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(("create_still_configuration", kwargs))
+        return {"kind": "still", **kwargs}
+
+    def configure(self, config: Any) -> None:
+        self.calls.append(("configure", config))
+
+    def start(self) -> None:
+        self.calls.append(("start", None))
+
+    def capture_array(self, name: str = "main") -> Any:
+        self.calls.append(("capture_array", name))
+        if self.stall is not None:
+            self.stall.wait(5)
+        if self.fail_capture is not None:
+            raise self.fail_capture
+        return self.main_frame if name == "main" else self.lores_frame
+
+    def stop(self) -> None:
+        self.calls.append(("stop", None))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+
+@pytest.fixture
+def picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    FakePicamera2.instances = []
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return FakePicamera2
+
+
+def test_rgb888_is_bgr_in_memory_and_passes_through() -> None:
+    # libcamera's RGB888 stores each pixel as bytes B, G, R: a pure blue pixel is (255, 0, 0).
+    blue = np.array([[[255, 0, 0]]], dtype=np.uint8)
+    assert to_bgr(blue, "RGB888").tolist() == [[[255, 0, 0]]]
+    # BGR888 stores R, G, B: the same blue arrives as (0, 0, 255) and is reversed to BGR.
+    assert to_bgr(np.array([[[0, 0, 255]]], dtype=np.uint8), "BGR888").tolist() == [[[255, 0, 0]]]
+    # The 32-bit formats carry a fourth byte that is dropped.
+    assert to_bgr(np.array([[[255, 0, 0, 255]]], dtype=np.uint8), "XRGB8888").tolist() == [
+        [[255, 0, 0]]]
+    assert to_bgr(np.array([[[0, 0, 255, 255]]], dtype=np.uint8), "XBGR8888").tolist() == [
+        [[255, 0, 0]]]
+    assert set(PIXEL_FORMATS) == {"RGB888", "BGR888", "XRGB8888", "XBGR8888"}
+
+
+def test_to_bgr_refuses_wrong_shapes_and_formats() -> None:
+    with pytest.raises(CameraError, match="shape"):
+        to_bgr(np.zeros((4, 4), dtype=np.uint8), "RGB888")
+    with pytest.raises(CameraError, match="YUV420"):
+        to_bgr(np.zeros((4, 4, 3), dtype=np.uint8), "YUV420")
+
+
+def test_configures_main_and_lores_then_captures_main(picamera2: type[FakePicamera2]) -> None:
+    camera = open_camera("picamera", size=(6, 4), lores_size=(4, 4))
+    assert isinstance(camera, PiCamera)
+    camera.start()
+    fake = picamera2.instances[0]
+    fake.main_frame = np.full((4, 6, 3), (1, 2, 3), dtype=np.uint8)
+    frame = camera.capture()
+    assert frame.shape == (4, 6, 3) and frame[0, 0].tolist() == [1, 2, 3]
+    names = [name for name, _ in fake.calls]
+    assert names == ["Picamera2", "create_video_configuration", "configure", "start",
+                     "capture_array"]
+    config = fake.calls[1][1]
+    assert config == {"main": {"size": (6, 4), "format": "RGB888"},
+                      "lores": {"size": (4, 4), "format": "YUV420"}}
+    assert fake.calls[2][1]["kind"] == "video"
+    assert fake.calls[4] == ("capture_array", "main")
+    assert camera.capture_lores().shape == (4, 4)
+    camera.close()
+    assert [name for name, _ in fake.calls][-2:] == ["stop", "close"]
+    camera.close()  # twice is harmless
+
+
+def test_still_configuration_and_controls(picamera2: type[FakePicamera2]) -> None:
+    with open_camera("picamera", configuration="still", controls={"AwbMode": 0}):
+        fake = picamera2.instances[0]
+        assert fake.calls[1][0] == "create_still_configuration"
+        assert fake.calls[1][1]["controls"] == {"AwbMode": 0}
+
+
+def test_capture_failure_is_camera_error_naming_the_camera(
+        picamera2: type[FakePicamera2]) -> None:
+    camera = open_camera("picamera")
+    camera.start()
+    picamera2.instances[0].fail_capture = RuntimeError("Device or resource busy")
+    with pytest.raises(CameraError, match="picamera 0: capture failed: Device or resource busy"):
+        camera.capture()
+    picamera2.instances[0].fail_capture = None
+    picamera2.instances[0].main_frame = np.zeros((4, 4), dtype=np.float32)  # garbage
+    with pytest.raises(CameraError, match="picamera 0"):
+        camera.capture()
+    camera.close()
+
+
+def test_stalled_capture_times_out(picamera2: type[FakePicamera2]) -> None:
+    camera = open_camera("picamera", timeout=0.05)
+    camera.start()
+    release = threading.Event()
+    picamera2.instances[0].stall = release
+    try:
+        with pytest.raises(CameraError, match="stalled"):
+            camera.capture()
+    finally:
+        release.set()
+    picamera2.instances[0].stall = None
+    assert camera.capture().shape == (4, 6, 3)  # a fresh worker serves the next call
+    camera.close()
+
+
+def test_no_camera_attached(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("picamera2")
+
+    def no_camera(camera_num: int = 0) -> None:
+        raise IndexError("list index out of range")
+
+    module.Picamera2 = no_camera  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    with pytest.raises(CameraError, match="picamera 0: no camera found"):
+        open_camera("picamera").start()
+
+
+def test_picamera2_missing_is_camera_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    with pytest.raises(CameraError, match="picamera2 is not installed"):
+        open_camera("picamera").start()
+
+
+def test_capture_before_start() -> None:
+    with pytest.raises(CameraError, match="not started"):
+        open_camera("picamera").capture()
