@@ -1,0 +1,376 @@
+"""A game: the secret assignment, its code, level, rules, golem, and the log of questions asked.
+
+>>> game = Game.from_code("DEMO")
+>>> game.ask(Mix(Ingredient.MUSHROOM, Ingredient.TOAD))
+{'potion': 'R+'}
+>>> game.ask(Sell(Potion.RED_MINUS, Ingredient.MUSHROOM, Ingredient.TOAD))
+{'quality': 'wrong'}
+>>> [entry.public_data()["ask"] for entry in game.log]
+['mix', 'sell']
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from engine.alchemy import (
+    ALCHEMICALS,
+    Alchemical,
+    Colour,
+    Ingredient,
+    LibraryClass,
+    Potion,
+    library_class,
+    mix,
+)
+from engine.codes import Permutation, decode_code, encode_code
+from engine.errors import IllegalQuestionError, LogFormatError, UnknownNameError
+from engine.golem import GOLEMS, Golem
+from engine.questions import (
+    DebunkPair,
+    DebunkPotion,
+    DebunkSign,
+    Exhibit,
+    GolemAnimate,
+    GolemTest,
+    LibraryAnswer,
+    LibraryOffer,
+    Mix,
+    PlainData,
+    Question,
+    Reveal,
+    Sell,
+    question_from_data,
+)
+
+SCHEMA_VERSION = 1
+
+
+class Level(enum.Enum):
+    """The level chosen at a new game; it only changes how debunking works."""
+
+    APPRENTICE = "apprentice"
+    MASTER = "master"
+
+
+class Rules(enum.Enum):
+    """Which game's app the kit plays: Alchemists (000, 004) or the "Alchymisti" variant (003)."""
+
+    ALCHEMISTS = "alchemists"
+    ALCHYMISTI = "alchymisti"
+
+
+def parse_level(text: str) -> Level:
+    """Read a level word.
+
+    >>> parse_level("Master")
+    <Level.MASTER: 'master'>
+    """
+    for level in Level:
+        if level.value == text.strip().lower():
+            return level
+    raise UnknownNameError("level", text, tuple(level.value for level in Level))
+
+
+def parse_rules(text: str) -> Rules:
+    """Read a rules word.
+
+    >>> parse_rules("alchymisti")
+    <Rules.ALCHYMISTI: 'alchymisti'>
+    """
+    for rules in Rules:
+        if rules.value == text.strip().lower():
+            return rules
+    raise UnknownNameError("rules", text, tuple(rules.value for rules in Rules))
+
+
+class Quality(enum.Enum):
+    """How well a sold potion matches the order (RULES.md §4)."""
+
+    EXACT = "exact"
+    SIGN = "sign"
+    NEUTRAL = "neutral"
+    WRONG = "wrong"
+
+
+def sale_quality(ordered: Potion, made: Potion) -> Quality:
+    """The quality level of a sale.
+
+    >>> sale_quality(Potion.RED_PLUS, Potion.BLUE_PLUS)
+    <Quality.SIGN: 'sign'>
+    """
+    if made is ordered:
+        return Quality.EXACT
+    if made is Potion.NEUTRAL:
+        return Quality.NEUTRAL
+    return Quality.SIGN if made.sign == ordered.sign else Quality.WRONG
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One question, its answer, and when it was asked (seconds since the epoch)."""
+
+    time: float
+    question: Question
+    answer: PlainData
+
+    def to_data(self) -> PlainData:
+        """Plain data for saving.
+
+        >>> LogEntry(0.0, Reveal(), {}).to_data()
+        {'time': 0.0, 'question': {'ask': 'reveal'}, 'answer': {}}
+        """
+        return {"time": self.time, "question": self.question.to_data(), "answer": dict(self.answer)}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> LogEntry:
+        """Read an entry saved by ``to_data``.
+
+        >>> LogEntry.from_data({"time": 1.5, "question": {"ask": "reveal"}, "answer": {}}).time
+        1.5
+        """
+        when, question, answer = data.get("time"), data.get("question"), data.get("answer")
+        if not isinstance(when, (int, float)) or not isinstance(question, dict) or not isinstance(answer, dict):
+            raise LogFormatError(f"saved log entry {dict(data)!r} needs time, question and answer")
+        return cls(float(when), question_from_data(question), dict(answer))
+
+    def public_data(self) -> PlainData:
+        """What the table may see: never the private ingredients, never a secret answer.
+
+        >>> LogEntry(0.0, Mix(Ingredient.FERN, Ingredient.TOAD), {"potion": "N"}).public_data()
+        {'time': 0.0, 'ask': 'mix', 'potion': 'N'}
+        """
+        data: PlainData = {"time": self.time, **self.question.public_data()}
+        if not isinstance(self.question, (LibraryOffer, LibraryAnswer, Reveal)):
+            data.update(self.answer)
+        return data
+
+
+def _now() -> float:
+    return time.time()
+
+
+@dataclass
+class Game:
+    """A game in progress. The permutation is the secret: ingredient i holds alchemical p[i]."""
+
+    code: str
+    permutation: Permutation
+    golem: Golem | None = None
+    level: Level = Level.MASTER
+    rules: Rules = Rules.ALCHEMISTS
+    log: list[LogEntry] = field(default_factory=list)
+    clock: Callable[[], float] = field(default=_now, repr=False, compare=False)
+    rng: random.Random = field(default_factory=secrets.SystemRandom, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.code} {self.rules.value} {self.level.value}, {len(self.log)} questions>"
+
+    @classmethod
+    def new(
+        cls,
+        golem: bool = False,
+        level: Level = Level.MASTER,
+        rules: Rules = Rules.ALCHEMISTS,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """A new game: the assignment drawn uniformly, then one of its codes at random.
+
+        >>> len(Game.new(golem=True).code)
+        5
+        """
+        draw = rng or secrets.SystemRandom()
+        permutation = list(range(8))
+        draw.shuffle(permutation)
+        chosen_golem = draw.choice(GOLEMS) if golem else None
+        code = encode_code(tuple(permutation), chosen_golem, draw)
+        return cls(code, tuple(permutation), chosen_golem, level, rules, rng=draw)
+
+    @classmethod
+    def from_code(cls, code: str, level: Level = Level.MASTER, rules: Rules = Rules.ALCHEMISTS) -> Game:
+        """Restore a game from its code (to continue it, or to run a second device on it).
+
+        >>> Game.from_code("aaaa").alchemical_of(Ingredient.FEATHER).notation
+        'NNN'
+        """
+        decoded = decode_code(code)
+        return cls(decoded.code, decoded.permutation, decoded.golem, level, rules)
+
+    @property
+    def is_golem_game(self) -> bool:
+        """Whether the game is played with The King's Golem.
+
+        >>> Game.from_code("AAAA").is_golem_game
+        False
+        """
+        return self.golem is not None
+
+    def alchemical_of(self, ingredient: Ingredient) -> Alchemical:
+        """The secret: the alchemical an ingredient holds.
+
+        >>> Game.from_code("AAAA").alchemical_of(Ingredient.FERN).notation
+        'Ppn'
+        """
+        return ALCHEMICALS[self.permutation[ingredient]]
+
+    def _pair(self, first: Ingredient, second: Ingredient) -> tuple[Alchemical, Alchemical]:
+        if first is second:
+            raise IllegalQuestionError(
+                "same_ingredient",
+                f"cannot mix {first.id} with {second.id}: two cards of the same kind cannot be mixed",
+            )
+        return self.alchemical_of(first), self.alchemical_of(second)
+
+    def _require_golem(self) -> Golem:
+        if self.golem is None:
+            raise IllegalQuestionError(
+                "no_golem",
+                f"game {self.code} is a base game with no golem: golem games have 5-letter codes",
+            )
+        return self.golem
+
+    @staticmethod
+    def _require_signed(potion: Potion) -> Potion:
+        if potion is Potion.NEUTRAL:
+            raise IllegalQuestionError(
+                "neutral_potion", "N cannot be ordered or promised: choose one of R+ R- G+ G- B+ B-"
+            )
+        return potion
+
+    def experiment(self, first: Ingredient, second: Ingredient) -> Potion:
+        """The potion two ingredients make (without logging it).
+
+        >>> Game.from_code("AAAA").experiment(Ingredient.FERN, Ingredient.FEATHER)
+        <Potion.BLUE_MINUS: 'B-'>
+        """
+        return mix(*self._pair(first, second))
+
+    def answer(self, question: Question) -> PlainData:
+        """The answer to a question, without logging it.
+
+        >>> Game.from_code("AAAA").answer(DebunkSign(Ingredient.FERN, Colour.B))
+        {'sign': '-'}
+        """
+        if isinstance(question, Mix):
+            return {"potion": self.experiment(question.first, question.second).value}
+        if isinstance(question, Sell):
+            made = self.experiment(question.first, question.second)
+            return {"quality": sale_quality(self._require_signed(question.potion), made).value}
+        if isinstance(question, DebunkSign):
+            sign = self.alchemical_of(question.ingredient).aspect(question.colour).sign
+            return {"sign": "+" if sign > 0 else "-"}
+        if isinstance(question, DebunkPair):
+            return {"makes": self.experiment(question.first, question.second) is question.potion}
+        if isinstance(question, DebunkPotion):
+            return {"potion": self.experiment(question.first, question.second).value}
+        if isinstance(question, Exhibit):
+            promised = self._require_signed(question.potion)
+            return {"success": self.experiment(question.first, question.second) is promised}
+        if isinstance(question, GolemTest):
+            chest, ears = self._require_golem().reaction_to(self.alchemical_of(question.ingredient))
+            return {"chest": chest, "ears": ears}
+        if isinstance(question, GolemAnimate):
+            pair = set(self._pair(question.first, question.second))
+            return {"animated": pair == set(self._require_golem().animating_alchemicals())}
+        if isinstance(question, LibraryOffer):
+            self._require_golem()
+            return {"ingredients": [ingredient.id for ingredient in self.rng.sample(list(Ingredient), 4)]}
+        if isinstance(question, LibraryAnswer):
+            self._require_golem()
+            return {"class": library_class(self.alchemical_of(question.ingredient)).value}
+        if isinstance(question, Reveal):
+            return self.reveal()
+        raise TypeError(f"not a question: {question!r}")
+
+    def ask(self, question: Question) -> PlainData:
+        """Answer a question and record it in the log.
+
+        >>> game = Game.from_code("AAAA")
+        >>> game.ask(Mix(Ingredient.FERN, Ingredient.CLAW)), len(game.log)
+        ({'potion': 'G+'}, 1)
+        """
+        reply = self.answer(question)
+        self.log.append(LogEntry(self.clock(), question, reply))
+        return reply
+
+    def golem_animators(self) -> tuple[Ingredient, Ingredient]:
+        """The two ingredients that animate the golem (the secret of the golem project).
+
+        >>> Game.from_code("AAAA" + "Q").golem_animators()[0].id in ("fern", "claw", "mushroom")
+        True
+        """
+        wanted = self._require_golem().animating_alchemicals()
+        first, second = (
+            ingredient for ingredient in Ingredient if self.alchemical_of(ingredient) in wanted
+        )
+        return first, second
+
+    def reveal(self) -> PlainData:
+        """Everything: each ingredient's alchemical, and the golem with its animating pair.
+
+        >>> Game.from_code("AAAA").reveal()["ingredients"]["feather"]
+        'NNN'
+        """
+        golem: PlainData | None = None
+        if self.golem is not None:
+            golem = {**self.golem.to_data(), "animate": [ingredient.id for ingredient in self.golem_animators()]}
+        return {
+            "ingredients": {ingredient.id: self.alchemical_of(ingredient).notation for ingredient in Ingredient},
+            "golem": golem,
+        }
+
+    def library_class_of(self, ingredient: Ingredient) -> LibraryClass:
+        """Sun or moon for one ingredient (golem games only).
+
+        >>> Game.from_code("AAAA").library_class_of(Ingredient.FERN)
+        Traceback (most recent call last):
+        ...
+        engine.errors.IllegalQuestionError: game AAAA is a base game with no golem: golem games have 5-letter codes
+        """
+        self._require_golem()
+        return library_class(self.alchemical_of(ingredient))
+
+    def to_data(self) -> PlainData:
+        """Plain data for saving; the code alone carries the assignment.
+
+        >>> Game.from_code("AAAA").to_data()
+        {'schema': 1, 'code': 'AAAA', 'level': 'master', 'rules': 'alchemists', 'log': []}
+        """
+        return {
+            "schema": SCHEMA_VERSION,
+            "code": self.code,
+            "level": self.level.value,
+            "rules": self.rules.value,
+            "log": [entry.to_data() for entry in self.log],
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> Game:
+        """Read a game saved by ``to_data``.
+
+        >>> Game.from_data({"schema": 1, "code": "AAAA", "level": "master", "rules": "alchemists", "log": []}).code
+        'AAAA'
+        >>> Game.from_data({"schema": 9, "code": "AAAA"})
+        Traceback (most recent call last):
+        ...
+        engine.errors.LogFormatError: saved game has schema version 9; this kit reads version 1
+        """
+        if data.get("schema") != SCHEMA_VERSION:
+            raise LogFormatError(
+                f"saved game has schema version {data.get('schema')!r}; this kit reads version {SCHEMA_VERSION}"
+            )
+        code, level, rules, log = data.get("code"), data.get("level"), data.get("rules"), data.get("log")
+        if not isinstance(code, str) or not isinstance(level, str) or not isinstance(rules, str):
+            raise LogFormatError(f"saved game {dict(data)!r} needs text fields code, level and rules")
+        if not isinstance(log, list):
+            raise LogFormatError(f"saved game {code} needs a list 'log'")
+        game = cls.from_code(code, parse_level(level), parse_rules(rules))
+        if not all(isinstance(entry, dict) for entry in log):
+            raise LogFormatError(f"saved game {code}: every log entry must be a mapping")
+        game.log = [LogEntry.from_data(entry) for entry in log]
+        return game
