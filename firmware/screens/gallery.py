@@ -1,0 +1,197 @@
+"""Sample views of every screen: the golden-image tests, the docs and the fit test use them.
+
+``python -m firmware.screens.gallery OUT_DIR [--scale 4]`` writes one PNG per sample, size and
+language (nearest-neighbour scaled, for looking at them on a desktop).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
+from firmware.screens.render import COLOUR, MONO, render_view
+from firmware.screens.text import Raw, msg
+from firmware.screens.views import (
+    INGREDIENTS,
+    POTIONS,
+    QUALITIES,
+    CalibrationView,
+    ChoiceView,
+    CodeEntryView,
+    ConfirmView,
+    DebunkSignView,
+    DebunkYesNoView,
+    ExhibitionView,
+    GameCodeView,
+    GolemAnimationView,
+    GolemTestView,
+    HistoryEntry,
+    HistoryView,
+    HoldView,
+    IdleView,
+    IngredientPickerView,
+    LibraryAnswerView,
+    LibraryOfferView,
+    MenuView,
+    MessageView,
+    PotionView,
+    RevealGolemView,
+    RevealIngredientView,
+    SaleView,
+    ScanConfirmView,
+    ScanPromptView,
+    SettingItem,
+    SettingsView,
+)
+
+MAIN_MENU = ("menu.experiment", "menu.sell", "menu.debunk", "menu.exhibition", "menu.golem",
+             "menu.library", "menu.history", "menu.show_code", "menu.reveal", "menu.settings",
+             "menu.new_game", "menu.restore")
+
+HISTORY = (
+    HistoryEntry("potion", potion="R+"),
+    HistoryEntry("sale", quality="sign"),
+    HistoryEntry("debunk_sign", ingredient="root", colour="R", sign="+"),
+    HistoryEntry("golem_test", chest=True, ears=True),
+    HistoryEntry("debunk_pair", potion="B-", answer=False),
+    HistoryEntry("exhibition", success=True),
+    HistoryEntry("golem_animate", success=False),
+    HistoryEntry("debunk_variant", potion="N"),
+)
+
+SETTINGS = (
+    SettingItem("settings.language", Raw("English")),
+    SettingItem("settings.level", "level.apprentice"),
+    SettingItem("settings.tolerance", Raw("3")),
+    SettingItem("settings.brightness", Raw("80%")),
+    SettingItem("settings.calibrate", Raw("›")),
+)
+
+SAMPLES: dict[str, object] = {
+    "menu": MenuView("menu.title", MAIN_MENU, selected=5),
+    "menu_new_game": MenuView("newgame.title", ("newgame.rules", "newgame.level", "newgame.golem",
+                                                "menu.start"), selected=0),
+    "settings": SettingsView(SETTINGS, selected=1),
+    "message_camera": MessageView("error.camera_missing"),
+    "message_storage": MessageView("error.storage_full", title="info.title", error=False),
+    "idle": IdleView(dx=3, dy=-2, code="DEMO"),
+    "game_code": GameCodeView("DEMO"),
+    "game_code_golem": GameCodeView("BKQWM"),
+    "code_entry": CodeEntryView("DE", "M", length=4),
+    "code_entry_error": CodeEntryView("ABCD", "X", length=5, error="code.error.typo"),
+    "scan_nothing": ScanPromptView(2, "nothing"),
+    "scan_adjust": ScanPromptView(2, "adjust"),
+    "scan_reading_one": ScanPromptView(1, "reading"),
+    "scan_confirm": ScanConfirmView(("root", "feather")),
+    "picker": IngredientPickerView(selected=4, chosen=("fern",), title="pick.second"),
+    "choice_potion": ChoiceView("potion", selected=2),
+    "choice_potion_all": ChoiceView("potion", selected=6, options=POTIONS,
+                                    title="choose.debunk_potion"),
+    "choice_colour": ChoiceView("colour", selected=1, title="choose.colour"),
+    **{f"potion_{p.replace('+', 'plus').replace('-', 'minus')}": PotionView(p) for p in POTIONS},
+    "debunk_variant": PotionView("G-", title="debunk.title"),
+    **{f"sale_{q}": SaleView(q) for q in QUALITIES},
+    "debunk_sign_plus": DebunkSignView("G", "+"),
+    "debunk_sign_minus": DebunkSignView("B", "-"),
+    "debunk_yes": DebunkYesNoView("R+", True),
+    "debunk_no": DebunkYesNoView("B-", False),
+    "exhibition_success": ExhibitionView("B+", True),
+    "exhibition_failure": ExhibitionView("R-", False),
+    **{f"golem_test_{int(c)}{int(e)}": GolemTestView(c, e)
+       for c in (False, True) for e in (False, True)},
+    "golem_alive": GolemAnimationView(True),
+    "golem_not_alive": GolemAnimationView(False),
+    "library_offer": LibraryOfferView(("claw", "root", "toad", "feather"), selected=1),
+    "library_sun": LibraryAnswerView("sun"),
+    "library_moon": LibraryAnswerView("moon"),
+    "history": HistoryView(HISTORY, top=0),
+    "history_scrolled": HistoryView(HISTORY, top=3),
+    "history_empty": HistoryView(()),
+    "hold": HoldView(0.4),
+    "confirm_reveal": ConfirmView(),
+    "reveal_ingredient": RevealIngredientView("root", "Ppn", page=5, pages=9),
+    "reveal_ingredient_small": RevealIngredientView("fern", "nPp", page=1, pages=9),
+    "reveal_golem": RevealGolemView("R", True, "B", False, ("root", "claw")),
+    "calibration_lay": CalibrationView("feather", "lay", 8, 8),
+    "calibration_ok": CalibrationView("fern", "ok", 1, 8),
+    "calibration_fail": CalibrationView("scorpion", "fail", 6, 8),
+}
+"""Name -> view, one or more per screen."""
+
+
+def exhaustive_views() -> list[object]:
+    """Views with every data value and message the screens can show (for the fit test)."""
+    views: list[object] = list(SAMPLES.values())
+    views += [PotionView(p, title=t) for p in POTIONS for t in ("potion.title", "debunk.title")]
+    views += [DebunkYesNoView(p, a) for p in POTIONS for a in (True, False)]
+    views += [ExhibitionView(p, s) for p in POTIONS[:6] for s in (True, False)]
+    views += [DebunkSignView(c, s) for c in "RGB" for s in "+-"]
+    views += [ChoiceView("potion", k, POTIONS) for k in range(7)]
+    views += [ChoiceView("colour", k, title=t) for k in range(3) for t in ("choose.colour",)]
+    views += [ChoiceView("potion", 0, title=t) for t in ("choose.potion", "choose.promised")]
+    views += [IngredientPickerView(k, title=t, chosen=INGREDIENTS[:1]) for k in range(8)
+              for t in ("pick.ingredient", "pick.first", "pick.second")]
+    views += [ScanConfirmView((a, b)) for a in INGREDIENTS for b in INGREDIENTS if a != b]
+    views += [ScanConfirmView((a,)) for a in INGREDIENTS]
+    views += [ScanPromptView(n, st) for n in (1, 2) for st in ("nothing", "adjust", "reading")]
+    views += [CalibrationView(i, st, 8, 8) for i in INGREDIENTS for st in ("lay", "ok", "fail")]
+    views += [RevealIngredientView(i, "NNN") for i in INGREDIENTS]
+    views += [RevealGolemView(c, cl, e, el, (a, b)) for c, e in (("R", "G"), ("B", "R"))
+              for cl in (True, False) for el in (True, False)
+              for a in INGREDIENTS for b in INGREDIENTS if a != b]
+    views += [LibraryOfferView(INGREDIENTS[k:k + 4], 3) for k in range(5)]
+    views += [HistoryView((e,)) for e in HISTORY]
+    views += [HistoryView(tuple(HistoryEntry("debunk_sign", ingredient=i, colour=c, sign="-")
+                                for c in "RGB"), 0) for i in INGREDIENTS]
+    views += [HistoryView((HistoryEntry("golem_test", chest=c, ears=e),))
+              for c in (False, True) for e in (False, True)]
+    views += [HistoryView(tuple(HistoryEntry(k, potion=p, quality="exact", answer=True)
+                                for k in ("potion", "debunk_pair", "debunk_variant")), 0)
+              for p in POTIONS]
+    views += [HistoryView((HistoryEntry("sale", quality=q),)) for q in QUALITIES]
+    views += [MessageView(m) for m in ("error.camera_missing", "error.storage_full",
+                                       "error.same_kind", "error.no_game", "error.golem_off",
+                                       "code.error.length", "code.error.new_app",
+                                       "code.error.typo",
+                                       msg("error.internal", detail="state file v2"))]
+    views += [CodeEntryView("ABC", "Z", 5, error=e) for e in ("code.error.length",
+                                                             "code.error.new_app",
+                                                             "code.error.typo")]
+    views += [MenuView("menu.experiment", ("menu.test_student", "menu.drink", "menu.manual")),
+              MenuView("menu.golem", ("menu.golem_test", "menu.golem_animate")),
+              MenuView("newgame.rules", ("rules.base", "rules.variant")),
+              MenuView("newgame.level", ("level.apprentice", "level.master"))]
+    views += [MenuView("menu.title", MAIN_MENU, k) for k in range(len(MAIN_MENU))]
+    views += [SettingsView(tuple(SettingItem("settings.language", Raw(n))
+                                 for n in LANGUAGE_NAMES.values()) + (
+        SettingItem("settings.level", "level.master"),
+        SettingItem("newgame.golem", "value.off"), SettingItem("newgame.golem", "value.on"),
+        SettingItem("newgame.rules", "rules.variant"), SettingItem("newgame.rules", "rules.base"),
+        SettingItem("newgame.level", "level.apprentice")), 0)]
+    views += [GameCodeView(code) for code in ("WWWW", "MMMMM", "IIII")]
+    views += [CodeEntryView("WW", "W", 5), CodeEntryView("", "M", 4)]
+    views += [HoldView(p) for p in (0.0, 1.0)]
+    return views
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--scale", type=int, default=4)
+    parser.add_argument("--only", default="", help="comma-separated sample names")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    names = args.only.split(",") if args.only else list(SAMPLES)
+    for name in names:
+        for size in (MONO, COLOUR):
+            for lang in LANGUAGES:
+                image = render_view(SAMPLES[name], size, lang).convert("RGB")
+                image = image.resize((image.width * args.scale, image.height * args.scale),
+                                     resample=0)
+                image.save(args.out / f"{name}-{size[1]}-{lang}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
