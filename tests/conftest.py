@@ -29,15 +29,11 @@ def expected_errors() -> ExpectedErrors:
 
 @pytest.fixture(autouse=True)
 def _fail_on_unexpected_error_logs(
-    request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+    expected_errors: ExpectedErrors, caplog: pytest.LogCaptureFixture
 ) -> Iterator[None]:
     caplog.set_level(logging.INFO)
     yield
-    allowed = (
-        request.getfixturevalue("expected_errors")
-        if "expected_errors" in request.fixturenames
-        else ExpectedErrors()
-    )
+    allowed = expected_errors
     unexpected = [
         record.getMessage()
         for record in caplog.get_records("call")
