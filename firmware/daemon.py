@@ -1,0 +1,251 @@
+"""The daemon's event loop: buttons, shelf events and console lines in; screens, LED, replies out.
+
+One thread runs the loop and owns the UI and the game session; the camera and the console have
+threads of their own that only post events. If the UI fails, the daemon falls back to a failsafe
+screen that shows the error, while the serial console keeps answering.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.questions import PlainData
+from firmware.console import ConsoleProtocol
+from firmware.screens.text import Raw
+from firmware.screens.views import MessageView
+from firmware.ui.base import ButtonPress, Shelf, Ui
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.1
+CONSOLE_REPLY_TIMEOUT = 10.0
+DISPLAY_RETRY_FIRST = 0.5
+DISPLAY_RETRY_MAX = 10.0
+
+
+@dataclass
+class _ConsoleLine:
+    line: str
+    reply: PlainData | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass(frozen=True)
+class _Fault:
+    part: str
+    message: str | None
+
+
+class FailsafeUi:
+    """The screen of last resort: says what went wrong; ok tries to start the normal UI again."""
+
+    def __init__(self, message: str, restart: Callable[[], Ui] | None, language: str = "en") -> None:
+        self.message = message
+        self.restart = restart
+        self.replacement: Ui | None = None
+        self._language = language
+
+    def view(self) -> object:
+        return MessageView(text=Raw(self.message))
+
+    def on_button(self, press: ButtonPress, now: float) -> None:
+        if press.button == "ok" and press.kind == "press" and self.restart is not None:
+            self.replacement = self.restart()
+
+    def on_shelf(self, shelf: Shelf, now: float) -> None:
+        pass
+
+    def on_tick(self, now: float) -> None:
+        pass
+
+    def on_fault(self, part: str, message: str | None, now: float) -> None:
+        pass
+
+    def cards_wanted(self) -> int:
+        return 0
+
+    def brightness(self) -> int:
+        return 255
+
+    def language(self) -> str:
+        return self._language
+
+
+class Daemon:
+    """Runs a UI against a display, an LED and a console protocol; ``step`` is one turn of the loop."""
+
+    def __init__(
+        self,
+        ui_factory: Callable[[], Ui],
+        protocol: ConsoleProtocol,
+        display: Any,
+        render: Callable[[object, tuple[int, int], str], Any],
+        led: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_ready: Callable[[], None] = lambda: None,
+        on_alive: Callable[[], None] = lambda: None,
+        on_console_notice: Callable[[PlainData], None] = lambda notice: None,
+    ) -> None:
+        self.ui_factory = ui_factory
+        self.protocol = protocol
+        self.display = display
+        self.render = render
+        self.led = led
+        self.clock = clock
+        self.on_ready = on_ready
+        self.on_alive = on_alive
+        self.on_console_notice = on_console_notice
+        self.events: queue.Queue[object] = queue.Queue()
+        self.ui: Ui = self._start_ui()
+        self.shown: object = None
+        self.shown_brightness: int | None = None
+        self.displayed_frames = 0
+        self.processed = 0
+        self._display_failed_at: float | None = None
+        self._display_backoff = DISPLAY_RETRY_FIRST
+        self._led_on: bool | None = None
+        self._ready = False
+
+    # --- producers (any thread) ------------------------------------------------------------
+
+    def post_button(self, press: ButtonPress) -> None:
+        """A button event from the buttons driver."""
+        self.events.put(press)
+
+    def post_shelf(self, shelf: Shelf) -> None:
+        """A shelf event from the camera worker."""
+        self.events.put(shelf)
+
+    def post_fault(self, part: str, message: str | None) -> None:
+        """A hardware part failed (message) or recovered (None)."""
+        self.events.put(_Fault(part, message))
+
+    def ask_console(self, line: str) -> PlainData:
+        """Answer a console line on the loop's thread; blocks the console thread until answered."""
+        item = _ConsoleLine(line)
+        self.events.put(item)
+        if not item.done.wait(CONSOLE_REPLY_TIMEOUT):
+            return {"error": {"kind": "busy", "message": "the kit did not answer in time; try again"}}
+        assert item.reply is not None
+        return item.reply
+
+    # --- the loop (one thread) -------------------------------------------------------------
+
+    def run(self, stop: threading.Event) -> None:
+        """Turn the loop until ``stop`` is set."""
+        while not stop.is_set():
+            self.step(TICK_SECONDS)
+
+    def step(self, timeout: float = TICK_SECONDS) -> None:
+        """Handle at most one event (waiting up to ``timeout``), then tick, draw and feed the watchdog."""
+        try:
+            event = self.events.get(timeout=timeout) if timeout > 0 else self.events.get_nowait()
+        except queue.Empty:
+            event = None
+        now = self.clock()
+        if event is not None:
+            self._dispatch(event, now)
+            self.processed += 1
+        self._guarded("tick", lambda: self.ui.on_tick(now))
+        self._show(now)
+        self._light()
+        if not self._ready:
+            self._ready = True
+            self.on_ready()
+        self.on_alive()
+
+    def drain(self) -> None:
+        """Handle every event already posted (for scripts and tests)."""
+        while not self.events.empty():
+            self.step(0)
+        self.step(0)
+
+    def _dispatch(self, event: object, now: float) -> None:
+        if isinstance(event, _ConsoleLine):
+            event.reply = self._answer_console(event.line)
+            event.done.set()
+        elif isinstance(event, ButtonPress):
+            self._guarded("button", lambda: self.ui.on_button(event, now))
+            if isinstance(self.ui, FailsafeUi) and self.ui.replacement is not None:
+                self.ui = self.ui.replacement
+        elif isinstance(event, Shelf):
+            self._guarded("shelf", lambda: self.ui.on_shelf(event, now))
+        elif isinstance(event, _Fault):
+            self._guarded("fault", lambda: self.ui.on_fault(event.part, event.message, now))
+
+    def _answer_console(self, line: str) -> PlainData:
+        try:
+            return self.protocol.handle(line)
+        except Exception as error:  # the console must keep answering whatever breaks
+            log.exception("console command failed")
+            return {"error": {"kind": "internal", "message": f"the kit failed to answer: {type(error).__name__}"}}
+
+    def _start_ui(self) -> Ui:
+        try:
+            return self.ui_factory()
+        except Exception as error:
+            log.exception("the user interface could not start")
+            return FailsafeUi(f"Kit error: {type(error).__name__}: {error}. Console still works.", None)
+
+    def _guarded(self, what: str, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except Exception as error:
+            log.exception("the user interface failed on a %s event; showing the failsafe screen", what)
+            self.ui = FailsafeUi(
+                f"Kit error ({type(error).__name__}). Press ok to restart the menu; the console still works.",
+                self._start_ui,
+            )
+
+    def _show(self, now: float) -> None:
+        if self._display_failed_at is not None and now - self._display_failed_at < self._display_backoff:
+            return
+        view, brightness = self.ui.view(), self.ui.brightness()
+        if view == self.shown and brightness == self.shown_brightness and self._display_failed_at is None:
+            return
+        try:
+            image = self.render(view, self.display.size, self.ui.language())
+        except Exception as error:
+            log.exception("a screen could not be drawn")
+            image = self.render(MessageView(text=Raw(f"Screen error: {type(error).__name__}")), self.display.size, "en")
+        try:
+            if brightness != self.shown_brightness:
+                self.display.contrast(brightness)
+            self.display.show(image)
+        except OSError as error:
+            self._display_failed(error, now)
+            return
+        if self._display_failed_at is not None:
+            log.info("the display is back")
+            self.on_console_notice({"notice": {"part": "display", "message": None}})
+            self._guarded("fault", lambda: self.ui.on_fault("display", None, now))
+        self._display_failed_at = None
+        self._display_backoff = DISPLAY_RETRY_FIRST
+        self.shown, self.shown_brightness = view, brightness
+        self.displayed_frames += 1
+
+    def _display_failed(self, error: OSError, now: float) -> None:
+        if self._display_failed_at is None:
+            log.error("display failed: %s; retrying", error)
+            self.on_console_notice({"notice": {"part": "display", "message": str(error)}})
+        else:
+            self._display_backoff = min(self._display_backoff * 2, DISPLAY_RETRY_MAX)
+        self._display_failed_at = now
+
+    def _light(self) -> None:
+        if self.led is None:
+            return
+        wanted = self.ui.cards_wanted() > 0
+        if wanted == self._led_on:
+            return
+        try:
+            self.led.on() if wanted else self.led.off()
+            self._led_on = wanted
+        except OSError as error:
+            log.warning("the cauldron LED failed: %s", error)

@@ -1,0 +1,317 @@
+"""Wires the daemon from the configuration: store, session, drivers, card reader, UI, console.
+
+Every hardware family is opened through its driver's factory with the backend the configuration
+names (``auto``: the real one on a Raspberry Pi, the simulated one with ``--simulate``). A part that
+fails to open is replaced by its ``disabled`` backend and reported on the screen; the kit keeps going.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import Level, Rules
+from firmware import systemd_notify
+from firmware.config import Config
+from firmware.daemon import Daemon
+from firmware.session import GameOptions, GameSession
+from firmware.store import GameStore, MemoryStore, StorageError, Store
+from firmware.ui.base import ButtonPress, UiContext
+
+log = logging.getLogger(__name__)
+
+CAMERA_NAMES = {"picamera2": "picamera"}
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How ``labkit run`` was asked to run."""
+
+    simulate: bool = False
+    headless: bool = False
+    console_given: bool = False
+    frames_dir: Path | None = None
+    script: Path | None = None
+    state_dir_given: bool = False
+    under_systemd: bool = False
+
+
+def setup_logging(level: str, under_systemd: bool) -> None:
+    """Log lines to stderr (the journal under systemd, which adds its own time stamps)."""
+    form = "%(levelname)s %(name)s: %(message)s" if under_systemd else "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    logging.basicConfig(level=level.upper(), format=form, stream=sys.stderr, force=True)
+
+
+def simulator_state_dir() -> Path:
+    """Where the simulator keeps its game when no ``--state-dir`` is given."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "labkit-simulator"
+
+
+def open_store(state_dir: Path) -> Store:
+    """The SQLite store, or a memory store with a notice when the disk refuses."""
+    try:
+        return GameStore.open(state_dir)
+    except StorageError as error:
+        log.error("cannot open the state directory (%s); the game is kept in memory", error)
+        return MemoryStore(notice=f"storage unavailable ({error}); the game is kept in memory")
+
+
+def default_options(config: Config, store: Store) -> GameOptions:
+    """New-game options: the persisted settings over the configuration's defaults."""
+    level = store.settings.get("level", config.game.level)
+    return GameOptions(rules=Rules(config.game.rules), level=Level(level), golem=config.game.golem)
+
+
+@dataclass
+class Parts:
+    """The opened hardware: each is a driver object, or None where the family is absent."""
+
+    camera: Any
+    display: Any
+    buttons: Any
+    led: Any
+    problems: list[tuple[str, str]]
+
+
+def _choose(family: str, name: str, simulate: bool, on_pi: bool) -> str:
+    from drivers.platform import choose_backend
+
+    return choose_backend(family, CAMERA_NAMES.get(name, name) if family == "camera" else name,
+                          simulate=simulate, on_pi=on_pi)
+
+
+def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button: Any) -> Parts:
+    """Open camera, display, buttons and LED; a part that fails becomes disabled, with a problem noted."""
+    from drivers.buttons import open_buttons
+    from drivers.camera import open_camera
+    from drivers.display import open_display
+    from drivers.led import open_led
+    from drivers.platform import is_raspberry_pi
+
+    on_pi = is_raspberry_pi()
+    problems: list[tuple[str, str]] = []
+
+    def attempt(family: str, opener: Any, fallback: Any) -> Any:
+        try:
+            return opener()
+        except (OSError, ValueError) as error:
+            log.error("%s unavailable: %s", family, error)
+            problems.append((family, str(error)))
+            return fallback()
+
+    def camera() -> Any:
+        name = _choose("camera", config.camera.backend, options.simulate, on_pi)
+        settings: dict[str, Any] = {}
+        if name == "picamera":
+            settings = {"size": (config.camera.width, config.camera.height)}
+        elif name == "webcam":
+            settings = {"device": config.camera.device, "size": (config.camera.width, config.camera.height)}
+        elif name == "replay":
+            settings = {"frames": config.camera.replay_dir, "background_size": (config.camera.width, config.camera.height)}
+            if config.camera.replay_dir is None:
+                settings.pop("frames")
+        return open_camera(name, **settings)
+
+    def display() -> Any:
+        name = _choose("display", "auto", options.simulate, on_pi)
+        terminal = sys.stdout if options.simulate and not options.headless else None
+        return open_display(name, luma_args=config.display.luma, terminal=terminal, frames_dir=options.frames_dir)
+
+    def buttons() -> Any:
+        name = _choose("buttons", config.buttons.backend, options.simulate, on_pi)
+        if name == "keyboard" and options.headless:
+            name = "queue"
+        settings: dict[str, Any] = {"on_event": on_button}
+        if name == "gpio":
+            settings.update(
+                pins={"up": config.buttons.up, "down": config.buttons.down, "ok": config.buttons.ok,
+                      "back": config.buttons.back},
+                pin_factory=config.buttons.pin_factory or "default",
+                bounce_time=config.buttons.bounce_seconds,
+                hold_time=config.buttons.hold_seconds,
+            )
+        elif name == "keyboard":
+            settings["on_other_key"] = on_other_key
+        return open_buttons(name, **settings)
+
+    def led() -> Any:
+        name = _choose("led", config.led.backend, options.simulate, on_pi)
+        return open_led(name, pin=config.led.pin) if name == "gpio" else open_led(name)
+
+    return Parts(
+        camera=attempt("camera", camera, lambda: open_camera("disabled")),
+        display=attempt("display", display, lambda: open_display("disabled", luma_args=config.display.luma)),
+        buttons=attempt("buttons", buttons, lambda: open_buttons("disabled")),
+        led=attempt("led", led, lambda: open_led("disabled")),
+        problems=problems,
+    )
+
+
+def open_reader(config: Config) -> tuple[Any, Any, str | None]:
+    """The card reader and its stability watcher; a bad reference file falls back to the placeholders."""
+    from drivers.card_reader import CardReader, ReferenceFileError, ShelfWatcher, load_references, placeholder_references
+
+    problem = None
+    references = None
+    if config.reader.references is not None:
+        try:
+            references = load_references(config.reader.references)
+        except (ReferenceFileError, OSError) as error:
+            log.error("card references unusable (%s); using the placeholder faces", error)
+            problem = f"card references unusable: {error}"
+    if references is None:
+        references = placeholder_references()
+    reader = CardReader(references, tolerance=config.reader.tolerance)
+    return reader, ShelfWatcher(required_frames=config.reader.stable_frames), problem
+
+
+def run_daemon(config: Config, options: RunOptions) -> int:
+    """Run the kit until SIGTERM/SIGINT (or the end of the script); returns the exit status."""
+    from drivers.platform import is_raspberry_pi
+
+    setup_logging(config.log.level, options.under_systemd)
+    if not options.simulate and not is_raspberry_pi():
+        log.warning("not a Raspberry Pi: running the simulator (use --simulate to say so)")
+        options = RunOptions(**{**options.__dict__, "simulate": True})
+    state_dir = config.storage.state_dir
+    if options.simulate and not options.state_dir_given:
+        state_dir = simulator_state_dir()
+    kit = build_kit(config, options, state_dir)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    kit.start()
+    try:
+        if options.script is not None:
+            from firmware.script import ScriptError, play_script
+
+            try:
+                play_script(kit, options.script.read_text(encoding="utf-8"), stop)
+            except (ScriptError, OSError) as error:
+                log.error("script %s: %s", options.script, error)
+                return 2
+        else:
+            kit.daemon.run(stop)
+    finally:
+        kit.stop()
+    return 0
+
+
+@dataclass
+class Kit:
+    """A built daemon with the threads and parts around it."""
+
+    daemon: Daemon
+    session: GameSession
+    parts: Parts
+    camera_worker: Any
+    console_worker: Any
+    shelf: Any
+    context: UiContext
+
+    def start(self) -> None:
+        self.camera_worker.start()
+        if self.console_worker is not None:
+            self.console_worker.start()
+
+    def stop(self) -> None:
+        if self.console_worker is not None:
+            self.console_worker.stop()
+        self.camera_worker.stop()
+        for part in (self.parts.buttons, self.parts.led, self.parts.display):
+            try:
+                part.close()
+            except OSError as error:
+                log.warning("closing %r failed: %s", part, error)
+        self.session.store.close()
+
+
+def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
+    """Open everything and wire the daemon (not yet started)."""
+    from firmware.camera_worker import CameraWorker
+    from firmware.console_worker import ConsoleWorker
+    from firmware.console import ConsoleProtocol
+    from firmware.screens.render import render_view
+    from firmware.simulator import SimulatedShelf
+    from firmware.ui.app import LabUi
+
+    store = open_store(state_dir)
+    session = GameSession(store)
+    session.resume()
+    holder: dict[str, Daemon] = {}
+    shelf_holder: dict[str, Any] = {}
+
+    def on_button(event: Any) -> None:
+        holder["daemon"].post_button(ButtonPress(event.button, event.kind))
+
+    def on_other_key(key: str) -> None:
+        if "shelf" in shelf_holder:
+            shelf_holder["shelf"].on_key(key)
+
+    parts = open_parts(config, options, on_other_key, on_button)
+    reader, watcher, reader_problem = open_reader(config)
+    def press_both(down: bool) -> None:
+        for button in ("ok", "back"):
+            holder["daemon"].post_button(ButtonPress(button, "press" if down else "release"))
+
+    shelf = SimulatedShelf(parts.camera, press_both) if options.simulate and hasattr(parts.camera, "show") else None
+    if shelf is not None:
+        shelf_holder["shelf"] = shelf
+
+    context = UiContext(
+        session=session,
+        default_options=default_options(config, store),
+        language=store.settings.get("language", config.game.language),
+        tolerance=float(store.settings.get("tolerance", config.reader.tolerance)),
+        brightness=int(store.settings.get("brightness", config.display.brightness)),
+        idle_dim_seconds=config.display.idle_dim_seconds,
+        display_size=parts.display.size,
+    )
+    reader.tolerance = context.tolerance
+
+    def set_tolerance(value: float) -> None:
+        reader.tolerance = value
+
+    context.set_tolerance = set_tolerance
+
+    def post_shelf(event: Any) -> None:
+        holder["daemon"].post_shelf(event)
+
+    def post_fault(part: str, message: str | None) -> None:
+        holder["daemon"].post_fault(part, message)
+
+    camera_worker = CameraWorker(parts.camera, reader, watcher, post_shelf, post_fault,
+                                 cards_wanted=lambda: holder["daemon"].ui.cards_wanted())
+    protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options)
+    console_worker = None
+    if config.console.enabled and (options.console_given or not options.simulate):
+        from drivers.console import LineTooLong, open_console
+
+        console_worker = ConsoleWorker(
+            lambda: open_console(config.console.url, config.console.baudrate),
+            lambda line: holder["daemon"].ask_console(line),
+            post_fault,
+            LineTooLong,
+        )
+    daemon = Daemon(
+        ui_factory=lambda: LabUi(context),
+        protocol=protocol,
+        display=parts.display,
+        render=render_view,
+        led=parts.led,
+        on_ready=lambda: systemd_notify.notify("READY=1"),
+        on_alive=systemd_notify.Watchdog().feed,
+        on_console_notice=lambda notice: console_worker.notify(notice) if console_worker else None,
+    )
+    holder["daemon"] = daemon
+    for part, problem in parts.problems + ([("reader", reader_problem)] if reader_problem else []):
+        daemon.post_fault(part, problem)
+    return Kit(daemon, session, parts, camera_worker, console_worker, shelf, context)
+

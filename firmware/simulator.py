@@ -1,0 +1,80 @@
+"""The simulator's shelf: lays rendered ingredient cards in front of the replay camera.
+
+Keys in the terminal: ``1``..``8`` lay fern, claw, mushroom, flower, root, scorpion, toad,
+feather (two at most; a third replaces the oldest), ``0`` clears the shelf, ``u`` lays an
+unreadable card (cut off by the frame edge), ``x`` presses or releases ok and back together (hold
+it 3 seconds for the reveal). The cards are drawn from the shipped placeholder faces and read by
+the real card reader, so the simulator exercises the whole path from pixels to potions.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from drivers.card_reader import INGREDIENTS, load_placeholder_faces
+from drivers.card_reader.scenes import Placement, render_scene
+
+SHELF_KEYS = {str(number + 1): ingredient for number, ingredient in enumerate(INGREDIENTS)}
+LAYOUTS = {
+    1: (Placement("", (0.5, 0.5), 8.0, 0.5),),
+    2: (Placement("", (0.3, 0.5), -12.0, 0.48), Placement("", (0.71, 0.52), 174.0, 0.48)),
+}
+UNREADABLE = Placement("", (0.04, 0.5), 30.0, 0.55)
+
+
+class SimulatedShelf:
+    """What lies on the simulated shelf; shows it on a replay camera."""
+
+    def __init__(self, camera: Any, press_both: Callable[[bool], None] | None = None) -> None:
+        self.camera = camera
+        self.press_both = press_both
+        self.cards: list[str] = []
+        self._faces = load_placeholder_faces()
+        self._both_down = False
+        self._lock = threading.Lock()
+        self.changes = 0
+
+    def lay(self, ingredients: Sequence[str]) -> None:
+        """Lay these cards (one or two ingredient ids) on the shelf."""
+        unknown = [name for name in ingredients if name not in INGREDIENTS]
+        if unknown or not 1 <= len(ingredients) <= 2:
+            raise ValueError(f"shelf: lay one or two of {', '.join(INGREDIENTS)}; not {' '.join(ingredients)!r}")
+        placements = [
+            Placement(name, spot.center, spot.angle, spot.height)
+            for name, spot in zip(ingredients, LAYOUTS[len(ingredients)])
+        ]
+        self._show(list(ingredients), render_scene(self._faces, placements, seed=len(ingredients)))
+
+    def lay_unreadable(self) -> None:
+        """Lay a card that the reader cannot read with confidence (mostly outside the frame)."""
+        placement = Placement(INGREDIENTS[0], UNREADABLE.center, UNREADABLE.angle, UNREADABLE.height)
+        self._show(["?"], render_scene(self._faces, [placement], seed=9))
+
+    def clear(self) -> None:
+        """Take every card off the shelf."""
+        with self._lock:
+            self.cards = []
+            self.changes += 1
+        self.camera.clear()
+
+    def on_key(self, key: str) -> None:
+        """A key the keyboard buttons did not use."""
+        if key in SHELF_KEYS:
+            with self._lock:
+                cards = [card for card in self.cards if card in INGREDIENTS and card != SHELF_KEYS[key]]
+            self.lay((cards + [SHELF_KEYS[key]])[-2:])
+        elif key == "0":
+            self.clear()
+        elif key == "u":
+            self.lay_unreadable()
+        elif key == "x" and self.press_both is not None:
+            self._both_down = not self._both_down
+            self.press_both(self._both_down)
+
+    def _show(self, cards: list[str], frame: Any) -> None:
+        with self._lock:
+            self.cards = cards
+            self.changes += 1
+        self.camera.show(frame)

@@ -1,0 +1,86 @@
+"""The game session: every answer saved before it is shown; resume after a restart; memory fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import Ingredient, Level, Mix, Rules, UnsupportedCodeError
+from firmware.session import GameOptions, GameSession, NoGameError
+from firmware.store import GameStore, MemoryStore, StorageError
+
+
+def test_a_game_survives_a_restart(tmp_path: Path) -> None:
+    session = GameSession(GameStore.open(tmp_path))
+    game = session.new_game(GameOptions(rules=Rules.ALCHYMISTI, level=Level.MASTER, golem=True))
+    first = session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
+    session.ask(Mix(Ingredient.ROOT, Ingredient.CLAW))
+    session.store.close()
+
+    again = GameSession(GameStore.open(tmp_path))
+    resumed = again.resume()
+    assert resumed is not None
+    assert (resumed.code, resumed.rules, resumed.level) == (game.code, Rules.ALCHYMISTI, Level.MASTER)
+    assert [entry.answer for entry in resumed.log][0] == first
+    assert again.history() == session.history()
+    assert again.status()["questions"] == 2
+
+
+def test_restore_replaces_the_game_and_keeps_the_level(tmp_path: Path) -> None:
+    session = GameSession(GameStore.open(tmp_path))
+    session.new_game(GameOptions(level=Level.MASTER))
+    session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
+    game = session.restore("demo")
+    assert game.code == "DEMO" and game.level is Level.MASTER and game.log == []
+    assert session.store.load().log == []  # type: ignore[union-attr]
+
+
+def test_a_bad_code_changes_nothing(tmp_path: Path) -> None:
+    session = GameSession(GameStore.open(tmp_path))
+    game = session.new_game(GameOptions())
+    with pytest.raises(UnsupportedCodeError):
+        session.restore("QBXZ")
+    assert session.game is game
+    assert session.store.load().game["code"] == game.code  # type: ignore[union-attr]
+
+
+def test_questions_need_a_game() -> None:
+    session = GameSession(MemoryStore())
+    with pytest.raises(NoGameError) as caught:
+        session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
+    assert caught.value.kind == "no_game"
+
+
+class FailingStore(MemoryStore):
+    """A store whose disk fills up after ``ok_writes`` writes."""
+
+    def __init__(self, ok_writes: int) -> None:
+        super().__init__()
+        self.ok_writes = ok_writes
+
+    def _spend(self) -> None:
+        if self.ok_writes <= 0:
+            raise StorageError("database or disk is full")
+        self.ok_writes -= 1
+
+    def save_game(self, game):  # type: ignore[no-untyped-def]
+        self._spend()
+        super().save_game(game)
+
+    def append(self, entry):  # type: ignore[no-untyped-def]
+        self._spend()
+        super().append(entry)
+
+
+def test_a_full_disk_moves_the_game_to_memory_and_says_so(expected_errors) -> None:
+    expected_errors.expect("storage failed")
+    session = GameSession(FailingStore(ok_writes=2))
+    session.new_game(GameOptions())
+    session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
+    reply = session.ask(Mix(Ingredient.ROOT, Ingredient.TOAD))
+    assert "potion" in reply
+    assert session.problem is not None and "disk is full" in session.problem
+    assert not isinstance(session.store, FailingStore)
+    assert len(session.store.load().log) == 2  # type: ignore[union-attr]
+    assert session.status()["storage"] == "memory"
