@@ -68,7 +68,8 @@ class Family:
 
 FAMILIES: dict[str, Family] = {
     "camera": Family("camera", real=("picamera", "webcam"), simulated=("replay",),
-                     auto_real="picamera", auto_simulated="replay", aliases=(("fake", "replay"),)),
+                     auto_real="picamera", auto_simulated="replay",
+                     aliases=(("fake", "replay"), ("picamera2", "picamera"))),
     "display": Family("display", real=("luma",), simulated=("dummy", "emulator"),
                       auto_real="luma", auto_simulated="dummy", aliases=(("fake", "dummy"),)),
     "buttons": Family("buttons", real=("gpio",), simulated=("keyboard", "queue"),
@@ -139,12 +140,12 @@ PIN_FACTORIES: dict[str, tuple[str, str]] = {
 def make_pin_factory(name: str | Any | None, **options: Any) -> Any:
     """A gpiozero pin factory by name (``lgpio``, ``rpigpio``, ``pigpio``, ``native``, ``mock``).
 
-    None or ``default`` gives None: gpiozero then picks its own (honouring
+    None, ``""`` or ``default`` gives None: gpiozero then picks its own (honouring
     ``GPIOZERO_PIN_FACTORY``; lgpio first, as a Raspberry Pi 5 needs). An already-made factory
     object is passed through, so tests can share one ``MockFactory``. ``mock`` is never chosen by
     default. Failing to load the library raises ``GPIOError`` naming the factory.
     """
-    if name is None or name == "default":
+    if name is None or name in ("", "default"):
         return None
     if not isinstance(name, str):
         return name

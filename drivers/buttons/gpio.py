@@ -52,7 +52,7 @@ class GpioButtons(Buttons):
         for button, pin in (pins or {}).items():
             if button not in BUTTONS:
                 raise ValueError(f"pins: unknown button {button!r}; buttons: {', '.join(BUTTONS)}")
-            chosen[button] = pin  # type: ignore[index]
+            chosen[button] = pin  # type: ignore[index,unused-ignore]
         if len(set(map(str, chosen.values()))) != len(chosen):
             raise ValueError(f"pins: two buttons share a pin: {chosen}")
         if bounce_time is not None and bounce_time < 0:
@@ -62,7 +62,7 @@ class GpioButtons(Buttons):
         self._clock = clock
         self._settle_timers: dict[str, threading.Timer] = {}
         try:
-            from gpiozero import DigitalInputDevice
+            from gpiozero import DigitalInputDevice  # type: ignore[import-untyped]
         except ImportError as exc:
             raise ButtonsError(f"{self.name}: gpiozero is not installed: {exc}") from exc
         try:
@@ -82,7 +82,7 @@ class GpioButtons(Buttons):
         except Exception as exc:  # gpiozero.GPIOPinInUse, PinInvalidPin, lgpio errors...
             self._close_devices()
             raise ButtonsError(
-                f"{self.name}: cannot use pin {chosen[button]} for {button!r}: {exc}") from exc
+                f"{self.name}: cannot use pin {pin} for {button!r}: {exc}") from exc
         for button, device in self._devices.items():
             if device.is_active:
                 self._edge(button, True)

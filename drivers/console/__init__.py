@@ -153,7 +153,7 @@ def open_console(url: str, baudrate: int = DEFAULT_BAUDRATE, *, max_line: int = 
     ``write_timeout`` keeps a host that stopped reading from blocking the kit. ``ConsoleError``
     names the port when it cannot be opened; ``ValueError`` an unknown URL scheme or baud rate.
     """
-    import serial
+    import serial  # type: ignore[import-untyped]
 
     try:
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.1,

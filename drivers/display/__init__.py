@@ -59,7 +59,7 @@ def parse_luma_args(luma_args: Sequence[str] = DEFAULT_LUMA_ARGS) -> argparse.Na
     The kit's defaults (``DEFAULT_LUMA_ARGS``) come first, so ``luma_args`` only needs what
     differs: ``["--display", "sh1106"]``. ``--config FILE`` is honoured as in luma's own demos.
     """
-    from luma.core import cmdline
+    from luma.core import cmdline  # type: ignore[import-untyped]
 
     parser = cmdline.create_parser(
         description="Alchemists lab kit display",
@@ -68,7 +68,7 @@ def parse_luma_args(luma_args: Sequence[str] = DEFAULT_LUMA_ARGS) -> argparse.Na
     if isinstance(luma_args, str):
         raise ValueError(f"display options must be a list of strings, not {luma_args!r}")
     args = [*DEFAULT_LUMA_ARGS, *luma_args]
-    namespace = parser.parse_args(args)
+    namespace: argparse.Namespace = parser.parse_args(args)
     if namespace.config:
         try:
             config = cmdline.load_config(namespace.config)
@@ -118,7 +118,7 @@ def open_display(name: str = "luma", *, luma_args: Sequence[str] = DEFAULT_LUMA_
         return Display(None, name=f"{label} (disabled)", sinks=tuple(all_sinks), size=size,
                        mode=mode)
     if backend == "dummy":
-        from luma.core.device import dummy
+        from luma.core.device import dummy  # type: ignore[import-untyped]
 
         device: Any = dummy(width=args.width, height=args.height, rotate=args.rotate, mode=mode)
         return Display(device, name=f"{label} (dummy)", sinks=tuple(all_sinks))

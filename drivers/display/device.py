@@ -48,7 +48,7 @@ class Display:
         self.device = device
         self.name = name
         self.sinks = tuple(sinks)
-        self.size: tuple[int, int] = tuple(size or device.size)  # type: ignore[assignment]
+        self.size: tuple[int, int] = tuple(size or device.size)
         self.mode: str = mode or device.mode
         self.last_image: Image.Image | None = None
         self._closed = False

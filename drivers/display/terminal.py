@@ -32,26 +32,26 @@ def image_to_terminal_text(image: Image.Image, *, color: bool | None = None,
         color = image.mode not in ("1", "L", "LA", "P", "I", "F")
     width, height = image.size
     if color:
-        rgb = image.convert("RGB")
-        pixels = rgb.load()
+        data = image.convert("RGB").tobytes()
+
+        def rgb(x: int, y: int) -> bytes:
+            return data[(y * width + x) * 3:(y * width + x) * 3 + 3] if y < height else b"\0\0\0"
+
         lines = []
         for top in range(0, height, 2):
             parts = []
             for x in range(width):
-                upper = pixels[x, top]
-                lower = pixels[x, top + 1] if top + 1 < height else (0, 0, 0)
                 parts.append("\x1b[38;2;{};{};{}m\x1b[48;2;{};{};{}m{}".format(
-                    *upper, *lower, UPPER))
+                    *rgb(x, top), *rgb(x, top + 1), UPPER))
             lines.append("".join(parts) + RESET)
         return "\n".join(lines)
-    grey = image.convert("L")
-    pixels = grey.load()
+    grey = image.convert("L").tobytes()
     glyphs = {(False, False): EMPTY, (True, False): UPPER, (False, True): LOWER, (True, True): FULL}
     lines = []
     for top in range(0, height, 2):
         row = "".join(
-            glyphs[(pixels[x, top] >= threshold,
-                    top + 1 < height and pixels[x, top + 1] >= threshold)]
+            glyphs[(grey[top * width + x] >= threshold,
+                    top + 1 < height and grey[(top + 1) * width + x] >= threshold)]
             for x in range(width))
         lines.append(row.rstrip(EMPTY))
     return "\n".join(lines)

@@ -106,7 +106,7 @@ class GpioLed(Led):
         super().__init__()
         self.name = f"led on GPIO {pin}"
         try:
-            from gpiozero import PWMLED
+            from gpiozero import PWMLED  # type: ignore[import-untyped]
         except ImportError as exc:
             raise LedError(f"{self.name}: gpiozero is not installed: {exc}") from exc
         try:

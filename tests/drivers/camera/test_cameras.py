@@ -31,7 +31,7 @@ def image_dir(tmp_path: Path) -> Path:
 
 def test_unknown_backend_names_it_and_lists_valid_ones() -> None:
     with pytest.raises(ValueError, match=r"unknown camera backend 'kinect'; valid: picamera, "
-                                         r"webcam, replay, fake, disabled"):
+                                         r"webcam, replay, fake, picamera2, disabled"):
         open_camera("kinect")
 
 
