@@ -87,6 +87,7 @@ class Daemon:
         display: Any,
         render: Callable[[object, tuple[int, int], str], Any],
         led: Any = None,
+        led_level: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         on_ready: Callable[[], None] = lambda: None,
         on_alive: Callable[[], None] = lambda: None,
@@ -97,6 +98,7 @@ class Daemon:
         self.display = display
         self.render = render
         self.led = led
+        self.led_level = led_level
         self.clock = clock
         self.on_ready = on_ready
         self.on_alive = on_alive
@@ -245,7 +247,7 @@ class Daemon:
         if wanted == self._led_on:
             return
         try:
-            self.led.on() if wanted else self.led.off()
+            self.led.on(self.led_level) if wanted else self.led.off()
             self._led_on = wanted
         except OSError as error:
             log.warning("the cauldron LED failed: %s", error)

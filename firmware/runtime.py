@@ -306,6 +306,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
         display=parts.display,
         render=render_view,
         led=parts.led,
+        led_level=config.led.level,
         on_ready=lambda: systemd_notify.notify("READY=1"),
         on_alive=systemd_notify.Watchdog().feed,
         on_console_notice=lambda notice: console_worker.notify(notice) if console_worker else None,
