@@ -11,6 +11,7 @@ small ``lores`` stream (YUV420, its first plane greyscale) for cheap motion/stab
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 import numpy as np
@@ -145,9 +146,16 @@ class PiCamera(Camera):
             _close_quietly(picam2)
 
 
-def _close_quietly(picam2: Any) -> None:
-    for method in ("stop", "close"):
-        try:
-            getattr(picam2, method)()
-        except Exception:  # closing a camera that is already gone
-            pass
+def _close_quietly(picam2: Any, timeout: float = 5.0) -> None:
+    """Stop and close, giving up after ``timeout`` seconds: a stalled camera can hang in stop()."""
+
+    def close() -> None:
+        for method in ("stop", "close"):
+            try:
+                getattr(picam2, method)()
+            except Exception:  # closing a camera that is already gone
+                pass
+
+    thread = threading.Thread(target=close, name="picamera-close", daemon=True)
+    thread.start()
+    thread.join(timeout)
