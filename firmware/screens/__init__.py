@@ -5,7 +5,7 @@
 '1'
 """
 
-from firmware.screens.render import COLOUR, MONO, RENDERERS, render, render_view
+from firmware.screens.draw import COLOUR, MONO, RENDERERS, render, render_view
 from firmware.screens.text import Msg, Raw, Text, TextDoesNotFit, msg
 from firmware.screens.views import *  # noqa: F401,F403
 from firmware.screens.views import __all__ as _views_all

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
-from firmware.screens.render import COLOUR, MONO, render_view
+from firmware.screens.draw import COLOUR, MONO, render_view
 from firmware.screens.text import Raw, msg
 from firmware.screens.views import (
     INGREDIENTS,
@@ -139,7 +139,7 @@ def exhaustive_views() -> list[object]:
     views += [RevealIngredientView(i, "NNN") for i in INGREDIENTS]
     views += [RevealGolemView(c, cl, e, el, (a, b)) for c, e in (("R", "G"), ("B", "R"))
               for cl in (True, False) for el in (True, False)
-              for a in INGREDIENTS for b in INGREDIENTS if a != b]
+              for a, b in zip(INGREDIENTS, ("root",) * 4 + ("claw",) * 4) if a != b]
     views += [LibraryOfferView(INGREDIENTS[k:k + 4], 3) for k in range(5)]
     views += [HistoryView((e,)) for e in HISTORY]
     views += [HistoryView(tuple(HistoryEntry("debunk_sign", ingredient=i, colour=c, sign="-")

@@ -16,7 +16,9 @@ from PIL import Image
 from firmware.i18n import translator
 from firmware.screens import icons
 from firmware.screens.icons import Box, Canvas
-from firmware.screens.text import Msg, Raw, Text, draw_fitted, fit, resolve
+from firmware.screens.text import (
+    Msg, Raw, Text, TextDoesNotFit, draw_fitted, fit, resolve,
+)
 from firmware.screens.views import (
     CalibrationView,
     ChoiceView,
@@ -103,12 +105,12 @@ class Screen:
                   align="left", raw=raw)
         return h + 1
 
-    def hint(self, text: Text, lines: int = 1) -> int:
+    def hint(self, text: Text, lines: int = 1, fill: str | None = None) -> int:
         """Hint line(s) at the bottom; returns the row where the content above must stop."""
         h = self.hint_h if lines == 1 else (26 if self.tall else 19)
         top = self.H - h
         self.text(text, (0, top, self.W, self.H), 12 if self.tall else 9, max_lines=lines,
-                  fill="dim" if self.cv.colour else "fg")
+                  fill=fill or ("dim" if self.cv.colour else "fg"))
         return top - 1
 
     # -- lists ------------------------------------------------------------------------------
@@ -240,7 +242,7 @@ def render_game_code(view: GameCodeView, s: Screen) -> None:
 
 def render_code_entry(view: CodeEntryView, s: Screen) -> None:
     top = s.title(view.title)
-    bottom = s.hint(view.error, lines=2) if view.error else s.hint("entry.hint")
+    bottom = s.hint(view.error, lines=2, fill="bad") if view.error else s.hint("entry.hint")
     arrow = 5 if s.tall else 3
     letters = list(view.letters) + [view.current] + ["_"] * (view.length - len(view.letters) - 1)
     box = (6, top + 2 * arrow + 1, s.W - 6, bottom - 2 * arrow - 1)
@@ -257,14 +259,16 @@ def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
     top = s.title("scan.two_cards" if view.cards == 2 else "scan.one_card")
     bottom = s.hint("scan.hint")
     status_h = 20 if s.tall else 11
-    icons.cards(s.cv, (4, top + 2, s.W - 4, bottom - status_h - 1), view.cards, view.status)
+    pad = 10 if s.tall else 2
+    icons.cards(s.cv, (4, top + pad, s.W - 4, bottom - status_h - pad // 2), view.cards,
+                view.status)
     s.text(f"scan.status.{view.status}", (2, bottom - status_h, s.W - 2, bottom),
            16 if s.tall else 10, bold=view.status != "nothing")
 
 
 def render_scan_confirm(view: ScanConfirmView, s: Screen) -> None:
     top = s.title("scan.confirm_title")
-    bottom = s.hint("scan.confirm_hint")
+    bottom = s.hint("scan.confirm_hint", lines=2)
     count = max(len(view.ingredients), 1)
     row = (bottom - top) // count
     for k, ingredient in enumerate(view.ingredients):
@@ -289,11 +293,16 @@ def render_choice(view: ChoiceView, s: Screen) -> None:
     top = s.title(view.title)
     options = view.resolved_options
     n = len(options)
-    icon_h = 44 if s.tall else 24
-    cell = (s.W - 2) // n
-    left = (s.W - cell * n) // 2
+    rows = 2 if s.tall and n > 4 else 1
+    cols = -(-n // rows)
+    cell = (s.W - 2) // cols
+    icon_h = min(cell, 44) if s.tall else 24
     for k, option in enumerate(options):
-        box = (left + k * cell + 1, top + 2, left + (k + 1) * cell - 1, top + 2 + icon_h)
+        row, col = divmod(k, cols)
+        in_row = min(cols, n - row * cols)
+        left = (s.W - cell * in_row) // 2
+        y = top + 2 + row * (icon_h + 2)
+        box = (left + col * cell + 1, y, left + (col + 1) * cell - 1, y + icon_h)
         if k == view.selected:
             s.cv.draw.rectangle((box[0] - 1, box[1] - 1, box[2], box[3]),
                                 outline=s.cv.c("gold" if s.cv.colour else "fg"))
@@ -307,6 +316,7 @@ def render_choice(view: ChoiceView, s: Screen) -> None:
             s.text(f"colour.short.{option}", (cx - radius, cy - radius, cx + radius + 1,
                                               cy + radius + 1), 14 if s.tall else 10,
                    bold=True, fill="fg")
+    icon_h = rows * (icon_h + 2) - 2
     chosen = options[view.selected]
     name = f"potion.{chosen}" if view.kind == "potion" else f"colour.{chosen}"
     fill = (chosen[0] if chosen != "N" else "N") if s.cv.colour else "fg"
@@ -377,12 +387,12 @@ def render_golem_test(view: GolemTestView, s: Screen) -> None:
     chest = "golem.chest_glows" if view.chest else "golem.chest_dark"
     ears = "golem.ears_steam" if view.ears else "golem.ears_quiet"
     if s.tall:
-        icons.golem(s.cv, (24, top + 2, 104, top + 74), view.chest, view.ears)
-        mid = (top + 76 + s.H) // 2
-        s.text(chest, (2, top + 76, s.W - 2, mid), 18, bold=view.chest,
-               fill="gold" if view.chest else "dim")
-        s.text(ears, (2, mid, s.W - 2, s.H - 1), 18, bold=view.ears,
+        icons.golem(s.cv, (24, top + 1, 104, top + 65), view.chest, view.ears)
+        mid = (top + 66 + s.H) // 2
+        s.text(ears, (2, top + 66, s.W - 2, mid), 18, bold=view.ears,
                fill="fg" if view.ears else "dim")
+        s.text(chest, (2, mid, s.W - 2, s.H - 1), 18, bold=view.chest,
+               fill="gold" if view.chest else "dim")
     else:
         icons.golem(s.cv, (0, top, 50, s.H), view.chest, view.ears)
         mid = (top + s.H) // 2
@@ -448,14 +458,13 @@ def render_history(view: HistoryView, s: Screen) -> None:
     shown = 0
     for entry in view.entries[view.top:]:
         text = s.t(history_line(entry))
-        for lines in (1, 2):
-            try:
-                fitted = fit(text, (2, y, right, y + lines * line_h), size, max_lines=lines,
-                             align="left")
-                break
-            except ValueError:
-                if lines == 2:
-                    raise
+        # one line at the normal size, else two lines (shrinking if need be)
+        lines = 1
+        try:
+            fitted = fit(text, (2, y, right, y + line_h), size, min_size=size - 1, align="left")
+        except TextDoesNotFit:
+            lines = 2
+            fitted = fit(text, (2, y, right, y + 2 * line_h), size, max_lines=2, align="left")
         if y + lines * line_h > s.H:
             break
         draw_fitted(s.cv.draw, fitted, s.cv.c("fg"))
@@ -514,24 +523,35 @@ def render_reveal_ingredient(view: RevealIngredientView, s: Screen) -> None:
 
 def render_reveal_golem(view: RevealGolemView, s: Screen) -> None:
     top = _page_title(s, "reveal.golem", view.page, view.pages)
-    row = ((s.H - top) // 4) if s.tall else (s.H - top) // 3
-    size = 14 if s.tall else 10
-    label_w = 44 if s.tall else 34
-    for k, (label, colour, large) in enumerate((("golem.chest", view.chest_colour, view.chest_large),
-                                                ("golem.ears", view.ears_colour, view.ears_large))):
-        y0, y1 = top + k * row, top + (k + 1) * row
-        s.text(label, (2, y0, label_w, y1), size, bold=True, align="left")
-        radius = (row // 2 - 1) if large else (row // 3)
-        icons.aspect(s.cv, (label_w + row // 2 + 1, (y0 + y1) // 2), radius, colour, None)
+    parts = (("golem.chest", view.chest_colour, view.chest_large),
+             ("golem.ears", view.ears_colour, view.ears_large))
+    for k, (label, colour, large) in enumerate(parts):
         text = Msg("golem.aspect", (("colour", Msg(f"colour.{colour}")),
                                     ("size", Msg("size.large" if large else "size.small"))))
-        s.text(text, (label_w + row + 3, y0, s.W - 1, y1), size, align="left")
+        if s.tall:
+            row = 34
+            y0 = top + k * row
+            big = 13
+            radius = big if large else big * 6 // 10
+            icons.aspect(s.cv, (s.W - big - 3, y0 + row // 2), radius, colour, None)
+            s.text(label, (2, y0, s.W - 2 * big - 6, y0 + 16), 14, bold=True, align="left")
+            s.text(text, (2, y0 + 16, s.W - 2 * big - 6, y0 + row - 1), 14, align="left",
+                   fill=colour)
+        else:
+            row, label_w = 14, 34
+            y0, y1 = top + k * row, top + (k + 1) * row
+            s.text(label, (2, y0, label_w, y1), 10, bold=True, align="left")
+            radius = (row // 2 - 1) if large else (row // 3 - 1)
+            icons.aspect(s.cv, (label_w + row // 2 + 1, (y0 + y1) // 2), radius, colour, None)
+            s.text(text, (label_w + row + 3, y0, s.W - 1, y1), 10, align="left")
     pair = f"{s.t('ingredient.' + view.pair[0])} + {s.t('ingredient.' + view.pair[1])}"
-    y0 = top + 2 * row
     if s.tall:
-        s.text("golem.pair", (2, y0, s.W - 2, y0 + row // 2 + 4), 12, bold=True, align="left")
-        y0 += row // 2 + 4
-    s.text(pair, (2, y0, s.W - 2, s.H), size, raw=True, max_lines=2)
+        y0 = top + 2 * 34 + 2
+        s.text("golem.pair", (2, y0, s.W - 2, y0 + 14), 12, bold=True, align="left",
+               fill="gold")
+        s.text(pair, (2, y0 + 15, s.W - 2, s.H), 14, raw=True, max_lines=2)
+    else:
+        s.text(pair, (2, top + 2 * 14 + 1, s.W - 2, s.H), 10, raw=True, max_lines=2)
 
 
 def render_calibration(view: CalibrationView, s: Screen) -> None:
@@ -548,7 +568,7 @@ def render_calibration(view: CalibrationView, s: Screen) -> None:
         icon_box = (2, top + 2, 40 if not s.tall else 50, bottom - 1)
         _yes_no(s, icon_box, ok)
         s.text(name, (icon_box[2] + 2, top, s.W - 2, (top + bottom) // 2), 16 if s.tall else 11,
-               bold=True)
+               bold=True, max_lines=2)
         s.text("calib.ok" if ok else "calib.fail", (icon_box[2] + 2, (top + bottom) // 2,
                                                     s.W - 2, bottom), 14 if s.tall else 10,
                max_lines=2)

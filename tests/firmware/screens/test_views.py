@@ -1,0 +1,125 @@
+"""View models and the dispatcher: validation, purity, sizes, privacy, idle shift."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from PIL import ImageChops
+
+import firmware.screens as screens
+from firmware.screens import (
+    COLOUR,
+    MONO,
+    ChoiceView,
+    CodeEntryView,
+    GameCodeView,
+    HistoryEntry,
+    IdleView,
+    MenuView,
+    PotionView,
+    SaleView,
+    render,
+    render_view,
+)
+from firmware.screens.gallery import SAMPLES
+from firmware.screens.draw import history_line
+from firmware.screens.text import Msg, Raw, msg, resolve
+
+
+def test_modes_and_sizes() -> None:
+    assert render_view(PotionView("R+")).mode == "1"
+    assert render_view(PotionView("R+")).size == (128, 64)
+    assert render_view(PotionView("R+"), COLOUR).mode == "RGB"
+    assert render_view(PotionView("R+"), COLOUR).size == (128, 128)
+    with pytest.raises(ValueError, match="unsupported display size"):
+        render_view(PotionView("R+"), (96, 96))
+    with pytest.raises(ValueError, match="unknown language"):
+        render_view(PotionView("R+"), MONO, "de")
+
+
+def test_dispatcher_refuses_unknown_views() -> None:
+    with pytest.raises(TypeError, match="no screen for str"):
+        render_view("menu")
+
+
+def test_render_is_pure() -> None:
+    for view in list(SAMPLES.values())[:10]:
+        assert render(view, MONO, "ru").tobytes() == render(view, MONO, "ru").tobytes()
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: PotionView("R"),
+    lambda: SaleView("great"),
+    lambda: MenuView("menu.title", ("menu.sell",), selected=1),
+    lambda: GameCodeView("abcd"),
+    lambda: GameCodeView("ABCDEF"),
+    lambda: CodeEntryView("ABCD", "E", length=4),
+    lambda: ChoiceView("potion", options=("X+",)),
+    lambda: HistoryEntry("debunk_sign", ingredient="dragon", colour="R", sign="+"),
+    lambda: IdleView(dx=20),
+])
+def test_views_validate(bad) -> None:
+    with pytest.raises(ValueError):
+        bad()
+
+
+def test_views_are_frozen() -> None:
+    view = PotionView("R+")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.potion = "R-"  # type: ignore[misc]
+
+
+RESULT_VIEWS = [screens.PotionView, screens.SaleView, screens.DebunkSignView,
+                screens.DebunkYesNoView, screens.ExhibitionView, screens.GolemTestView,
+                screens.GolemAnimationView, screens.LibraryAnswerView]
+
+
+@pytest.mark.parametrize("cls", RESULT_VIEWS, ids=lambda c: c.__name__)
+def test_result_views_cannot_name_ingredients(cls) -> None:
+    names = {field.name for field in dataclasses.fields(cls)}
+    assert not names & {"ingredient", "ingredients", "pair", "options", "chosen"}
+
+
+def test_history_never_names_experiment_ingredients() -> None:
+    fields = {field.name for field in dataclasses.fields(HistoryEntry)}
+    assert "ingredients" not in fields and "pair" not in fields
+    text = resolve(history_line(HistoryEntry("potion", potion="R+")), lambda s: s)
+    assert text == "history.potion"
+    english = __import__("firmware.i18n", fromlist=["translator"]).translator("en")
+    assert resolve(history_line(HistoryEntry("potion", potion="R+")), english) == "Potion: Healing"
+    assert resolve(history_line(HistoryEntry("golem_test", chest=True, ears=True)),
+                   english) == "Golem: chest, ears"
+    assert resolve(history_line(HistoryEntry("debunk_sign", ingredient="fern", colour="R",
+                                             sign="+")), english) == "Debunk Fern R:\u00a0+"
+
+
+def test_text_references() -> None:
+    english = __import__("firmware.i18n", fromlist=["translator"]).translator("en")
+    assert resolve("potion.G-", english) == "Paralysis"
+    assert resolve(Raw("potion.G-"), english) == "potion.G-"
+    assert resolve(msg("calib.lay", ingredient=Msg("ingredient.toad")), english) == \
+        "Lay the card: Toad"
+    with pytest.raises(TypeError):
+        resolve(3, english)
+
+
+def test_idle_shifts_content() -> None:
+    still = render_view(IdleView(0, 0, "DEMO"), MONO)
+    moved = render_view(IdleView(2, 1, "DEMO"), MONO)
+    assert still.tobytes() != moved.tobytes()
+    assert ImageChops.offset(still, 2, 1).crop((8, 8, 120, 56)).tobytes() == \
+        moved.crop((8, 8, 120, 56)).tobytes()
+
+
+def test_idle_is_dim_on_colour() -> None:
+    image = render_view(IdleView(0, 0, "DEMO"), COLOUR)
+    assert max(high for _low, high in image.getextrema()) < 128
+
+
+def test_screens_do_not_import_the_engine() -> None:
+    root = Path(screens.__file__).parent
+    for path in root.glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "import engine" not in source and "from engine" not in source, path.name
