@@ -1,0 +1,149 @@
+"""The camera loop: real reader on simulated shelf frames; camera faults reported, retried, recovered."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import numpy as np
+import pytest
+
+from drivers.camera import CameraError, open_camera
+from drivers.card_reader import CardReader, ShelfWatcher, placeholder_references
+from firmware.camera_worker import CameraWorker
+from firmware.simulator import SimulatedShelf
+from firmware.ui.base import Shelf
+
+WAIT = 10.0
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    return CardReader(placeholder_references())
+
+
+class Events:
+    def __init__(self) -> None:
+        self.shelf: queue.Queue[Shelf] = queue.Queue()
+        self.faults: queue.Queue[tuple[str, str | None]] = queue.Queue()
+
+    def next_shelf(self, kind: str) -> Shelf:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            event = self.shelf.get(timeout=WAIT)
+            if event.kind == kind:
+                return event
+        raise AssertionError(f"no {kind} shelf event")
+
+
+class FlakyCamera:
+    """A replay camera that can vanish (OSError), serve garbage, or come back."""
+
+    def __init__(self) -> None:
+        self.inner = open_camera("replay")
+        self.gone = False
+        self.garbage = False
+        self.starts = 0
+
+    def start(self) -> None:
+        if self.gone:
+            raise CameraError("camera: not found")
+        self.starts += 1
+        self.inner.start()
+
+    def capture(self) -> np.ndarray:
+        if self.gone:
+            raise CameraError("camera: capture failed: device disconnected")
+        if self.garbage:
+            return np.zeros((3, 3), dtype=np.float64)  # type: ignore[return-value]
+        return self.inner.capture()
+
+    def show(self, frame: np.ndarray) -> None:
+        self.inner.show(frame)
+
+    def clear(self) -> None:
+        self.inner.clear()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def start_worker(camera: object, reader: CardReader, events: Events, wanted: list[int]) -> CameraWorker:
+    worker = CameraWorker(camera, reader, ShelfWatcher(2), events.shelf.put,
+                          lambda part, message: events.faults.put((part, message)),
+                          cards_wanted=lambda: wanted[0], frame_interval=0.01)
+    worker.start()
+    return worker
+
+
+def test_cards_on_the_shelf_become_a_stable_event(reader: CardReader) -> None:
+    camera, events, wanted = FlakyCamera(), Events(), [2]
+    shelf = SimulatedShelf(camera)
+    shelf.lay(["fern", "toad"])
+    worker = start_worker(camera, reader, events, wanted)
+    try:
+        assert events.next_shelf("stable").ingredients == ("fern", "toad")
+        shelf.clear()
+        events.next_shelf("cleared")
+        assert worker.read_now().status == "empty"
+    finally:
+        worker.stop()
+
+
+def test_the_camera_rests_while_no_cards_are_wanted(reader: CardReader) -> None:
+    camera, events, wanted = FlakyCamera(), Events(), [0]
+    worker = start_worker(camera, reader, events, wanted)
+    try:
+        time.sleep(0.2)
+        assert worker.readings == 0
+        SimulatedShelf(camera).lay(["root"])
+        assert worker.read_now().ingredients == ("root",)  # the console can still ask
+    finally:
+        worker.stop()
+
+
+def test_a_vanished_camera_is_reported_once_and_recovers(reader: CardReader, expected_errors) -> None:
+    expected_errors.expect("camera failed")
+    camera, events, wanted = FlakyCamera(), Events(), [2]
+    SimulatedShelf(camera).lay(["claw", "flower"])
+    worker = start_worker(camera, reader, events, wanted)
+    try:
+        events.next_shelf("stable")
+        camera.gone = True
+        part, message = events.faults.get(timeout=WAIT)
+        assert part == "camera" and message is not None and "disconnected" in message
+        assert worker.read_now(timeout=0.5).status == "no_camera"
+        time.sleep(0.6)
+        assert events.faults.empty()  # no report on every retry
+        camera.gone = False
+        assert events.faults.get(timeout=WAIT) == ("camera", None)
+        assert camera.starts >= 2
+    finally:
+        worker.stop()
+
+
+def test_garbage_frames_read_unsure_and_the_loop_goes_on(reader: CardReader) -> None:
+    camera, events, wanted = FlakyCamera(), Events(), [2]
+    camera.garbage = True
+    worker = start_worker(camera, reader, events, wanted)
+    try:
+        events.next_shelf("unsure")
+        camera.garbage = False
+        SimulatedShelf(camera).lay(["mushroom", "scorpion"])
+        assert events.next_shelf("stable").ingredients == ("mushroom", "scorpion")
+    finally:
+        worker.stop()
+
+
+def test_a_new_scan_announces_cards_that_never_left(reader: CardReader) -> None:
+    camera, events, wanted = FlakyCamera(), Events(), [2]
+    SimulatedShelf(camera).lay(["fern", "feather"])
+    worker = start_worker(camera, reader, events, wanted)
+    try:
+        events.next_shelf("stable")
+        wanted[0] = 0
+        time.sleep(0.1)
+        wanted[0] = 2
+        assert events.next_shelf("stable").ingredients == ("feather", "fern")
+    finally:
+        worker.stop()
