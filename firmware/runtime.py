@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,23 @@ from firmware.ui.base import ButtonPress, UiContext
 log = logging.getLogger(__name__)
 
 CAMERA_NAMES = {"picamera2": "picamera"}
+
+
+class WatchdogFeeder:
+    """Sends WATCHDOG=1 at half the interval systemd asked for (nothing when it asked for none)."""
+
+    def __init__(self, interval: float | None, clock: Any = time.monotonic) -> None:
+        self.interval = interval
+        self.clock = clock
+        self.last = -float("inf")
+
+    def feed(self) -> None:
+        if self.interval is None:
+            return
+        now = self.clock()
+        if now - self.last >= self.interval / 2:
+            systemd_notify.watchdog()
+            self.last = now
 
 
 @dataclass(frozen=True)
@@ -238,7 +256,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     from firmware.camera_worker import CameraWorker
     from firmware.console_worker import ConsoleWorker
     from firmware.console import ConsoleProtocol
-    from firmware.screens.render import render_view
+    from firmware.screens.draw import render_view
     from firmware.simulator import SimulatedShelf
     from firmware.ui.app import LabUi
 
@@ -307,8 +325,8 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
         render=render_view,
         led=parts.led,
         led_level=config.led.level,
-        on_ready=lambda: systemd_notify.notify("READY=1"),
-        on_alive=systemd_notify.Watchdog().feed,
+        on_ready=lambda: systemd_notify.ready("the kit is ready"),
+        on_alive=WatchdogFeeder(systemd_notify.watchdog_interval()).feed,
         on_console_notice=lambda notice: console_worker.notify(notice) if console_worker else None,
     )
     holder["daemon"] = daemon

@@ -11,7 +11,7 @@ from drivers.display import open_display
 from drivers.led import open_led
 from firmware.console import ConsoleProtocol, ShelfReading
 from firmware.daemon import Daemon, FailsafeUi
-from firmware.screens.render import render_view
+from firmware.screens.draw import render_view
 from firmware.screens.text import Raw
 from firmware.screens.views import MessageView
 from firmware.session import GameSession
