@@ -1,0 +1,232 @@
+"""Find card-like quadrilaterals in a (downscaled) frame. numpy and OpenCV only.
+
+The cards of one game share a light frame (border) and lie on the cauldron's darker shelf, so a card
+shows as a bright, sharp-edged, roughly rectangular blob. Fingers (narrow) are cut off by a
+morphological opening scaled to the blob; cards that touch or overlap and merge into one blob are
+split along the narrow neck or by the distance transform's peaks; each part gets a quad from four
+robust line fits to its outline.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: card aspect (long side / short side) the detector expects, with room for a 20 degree tilt
+ASPECT_MIN, ASPECT_MAX = 1.1, 1.8
+
+
+@dataclass
+class Candidate:
+    """A card-like region: its quad (work-image pixels, clockwise, short side first) and quality."""
+
+    quad: np.ndarray          # 4 x 2 float32
+    fill: float               # share of the quad covered by the blob (1 = fully visible)
+    cut: bool                 # touches the frame edge: probably cut off
+    fitted: bool              # the quad fits the blob well (False: card-like but unreadable)
+
+
+def _order_quad(q: np.ndarray) -> np.ndarray:
+    """Clockwise (image coordinates) from a corner where a short side starts."""
+    q = np.asarray(q, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]                       # clockwise in image coordinates (y down)
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def _line_intersection(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    p, d = l1
+    r, e = l2
+    den = d[0] * e[1] - d[1] * e[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((r[0] - p[0]) * e[1] - (r[1] - p[1]) * e[0]) / den
+    return p + t * d
+
+
+def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Refine quad ``start`` to the outline ``points`` (N x 2): a robust line per side, intersected."""
+    quad = start.astype(np.float64)
+    pts = points.astype(np.float64)
+    for _ in range(2):
+        lines = []
+        size = max(4.0, float(np.linalg.norm(quad[2] - quad[0])))
+        tol = max(1.5, 0.04 * size)
+        for i in range(4):
+            a, b = quad[i], quad[(i + 1) % 4]
+            d = b - a
+            length = float(np.linalg.norm(d))
+            if length < 1e-6:
+                return start
+            d /= length
+            n = np.array([-d[1], d[0]])
+            rel = pts - a
+            t = rel @ d
+            dist = np.abs(rel @ n)
+            sel = (dist < tol) & (t > 0.22 * length) & (t < 0.78 * length)
+            if sel.sum() < 4:
+                lines.append((a, d))
+                continue
+            vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        new = []
+        for i in range(4):
+            p = _line_intersection(lines[(i - 1) % 4], lines[i])
+            if p is None:
+                return start.astype(np.float32)
+            new.append(p)
+        new_q = np.array(new)
+        if not np.isfinite(new_q).all() or np.abs(new_q - quad).max() > 0.3 * size:
+            break
+        quad = new_q
+    return quad.astype(np.float32)
+
+
+def _aspect(q: np.ndarray) -> float:
+    s = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    short, long_ = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
+    return long_ / max(1e-6, short)
+
+
+def _angles_ok(q: np.ndarray, max_dev: float = 30.0) -> bool:
+    for i in range(4):
+        a = q[(i - 1) % 4] - q[i]
+        b = q[(i + 1) % 4] - q[i]
+        cosang = float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
+        if abs(math.degrees(math.acos(max(-1.0, min(1.0, cosang)))) - 90) > max_dev:
+            return False
+    return True
+
+
+class Detector:
+    """Card candidates in a BGR work image (about 240 px high)."""
+
+    def __init__(self, min_card_height: float = 0.25, max_card_height: float = 0.72,
+                 edge_min: float = 0.09) -> None:
+        self.min_card_height = min_card_height   # fraction of the frame height
+        self.max_card_height = max_card_height
+        self.edge_min = edge_min                 # boundary sharpness below which a blob is light, not a card
+
+    def mask(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
+        g = cv2.GaussianBlur(gray, (3, 3), 0)
+        thr, m = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        return m, float(thr)
+
+    def find(self, small: np.ndarray) -> list[Candidate]:
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        h, w = gray.shape
+        m, thr = self.mask(gray)
+        lo = float(gray[m == 0].mean()) if (m == 0).any() else 0.0
+        hi = float(gray[m > 0].mean()) if (m > 0).any() else 0.0
+        if hi - lo < 25:
+            return []
+        gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+        grad = cv2.magnitude(gx, gy) / 8.0
+        card_area_min = (self.min_card_height * h) ** 2 / 1.4
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        out: list[Candidate] = []
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < 0.4 * card_area_min:
+                continue
+            pts = c.reshape(-1, 2)
+            # a card's outline is sharp; a glare spot's or a lit patch's is soft
+            sharp = float(grad[pts[:, 1], pts[:, 0]].mean()) / max(1.0, hi - lo)
+            if sharp < self.edge_min:
+                continue
+            blob = np.zeros((h, w), np.uint8)
+            cv2.drawContours(blob, [c], -1, 255, -1)
+            out.extend(self._split_and_fit(blob, area, card_area_min))
+        return out
+
+    def _fit_region(self, region: np.ndarray) -> Candidate | None:
+        h, w = region.shape
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return None
+        c = max(contours, key=cv2.contourArea)
+        area = cv2.contourArea(c)
+        pts = c.reshape(-1, 2)
+        box = cv2.boxPoints(cv2.minAreaRect(c))
+        quad = _order_quad(fit_quad(pts, _order_quad(box)))
+        qarea = abs(cv2.contourArea(quad))
+        if qarea < 1:
+            return None
+        qm = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(qm, np.round(quad).astype(np.int32), 255)
+        inter = float(np.count_nonzero(qm & region))
+        fill = inter / max(1.0, float(np.count_nonzero(qm)))
+        spill = 1 - inter / max(1.0, float(np.count_nonzero(region)))
+        cut = bool((pts[:, 0] <= 1).any() or (pts[:, 1] <= 1).any()
+                   or (pts[:, 0] >= w - 2).any() or (pts[:, 1] >= h - 2).any()
+                   or (quad[:, 0] < -2).any() or (quad[:, 1] < -2).any()
+                   or (quad[:, 0] > w + 1).any() or (quad[:, 1] > h + 1).any())
+        long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+        fitted = (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad)
+                  and self.min_card_height * h <= long_side <= self.max_card_height * h
+                  and fill >= 0.8 and spill <= 0.2)
+        return Candidate(quad, fill, cut, fitted)
+
+    def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float) -> list[Candidate]:
+        w_est = math.sqrt(area / 1.4)
+        # cut off fingers and thin bridges
+        k = max(3, int(0.4 * w_est) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel)
+        parts = self._components(opened, 0.4 * card_area_min)
+        if not parts:
+            return [Candidate(self._box(blob), 0.0, False, False)]
+        out: list[Candidate] = []
+        for part in parts:
+            region = part
+            cand = self._fit_region(region)
+            if cand is not None and cand.fitted:
+                out.append(cand)
+                continue
+            out.extend(self._split_merged(region, card_area_min) or
+                       [cand or Candidate(self._box(region), 0.0, False, False)])
+        return out
+
+    def _split_merged(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
+        """Cards merged into one blob: split by the distance transform's peaks, fit each part."""
+        dist = cv2.distanceTransform(region, cv2.DIST_L2, 5)
+        peak = float(dist.max())
+        for frac in (0.9, 0.8, 0.7, 0.6):
+            cores = (dist > frac * peak).astype(np.uint8)
+            n, labels = cv2.connectedComponents(cores)
+            if n - 1 < 2:
+                continue
+            markers = labels.astype(np.int32)
+            markers[region == 0] = n                      # background marker
+            cv2.watershed(cv2.cvtColor(region, cv2.COLOR_GRAY2BGR), markers)
+            cands = []
+            for i in range(1, n):
+                part = ((markers == i).astype(np.uint8)) * 255
+                if np.count_nonzero(part) < 0.4 * card_area_min:
+                    continue
+                cand = self._fit_region(part)
+                if cand is not None:
+                    cands.append(cand)
+            if len(cands) >= 2 and all(c.fitted for c in cands):
+                return cands
+        return []
+
+    @staticmethod
+    def _components(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        return [((labels == i).astype(np.uint8) * 255) for i in range(1, n)
+                if stats[i, cv2.CC_STAT_AREA] >= min_area]
+
+    @staticmethod
+    def _box(region: np.ndarray) -> np.ndarray:
+        pts = cv2.findNonZero(region)
+        return _order_quad(cv2.boxPoints(cv2.minAreaRect(pts)))

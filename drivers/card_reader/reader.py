@@ -1,0 +1,271 @@
+"""Identify the ingredient cards in a camera frame. numpy and OpenCV only.
+
+Pipeline: downscale the frame to about 240 px high; find card-like quads (``detect``); warp each to a
+small upright thumbnail; undo the light (a per-channel plane fitted on the card frame that all faces
+share, so colour cast, dim or bright light and gradients cancel); compare the thumbnail, in both
+upright and upside-down orientation, with every enrolled face by normalised correlation weighted to
+the pixels where the faces differ (illustration and title, not the shared frame); accept only a best
+match clearly ahead of the runner-up. Anything card-like that cannot be read confidently makes the
+frame "unsure": a wrong ingredient is far worse than asking the player to adjust the cards.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .detect import Candidate, Detector, _order_quad
+from .references import CANON_H, CANON_W, References, canonical_card, check_frame
+
+log = logging.getLogger(__name__)
+
+#: work image height for detection (frames are downscaled to it)
+WORK_H = 240
+#: thumbnail compared with the references, width x height
+THUMB_W, THUMB_H = 30, 42
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class CardSighting:
+    """One card found in a frame: its ingredient (None if unreadable), corners (frame px), confidence.
+
+    ``quad`` runs clockwise from the card's own top-left corner (as the card reads upright).
+    """
+
+    ingredient: str | None
+    quad: tuple[Point, Point, Point, Point]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """What one frame shows: status "ok" (every card read), "unsure" or "empty", and the cards."""
+
+    status: str
+    cards: list[CardSighting] = field(default_factory=list)
+
+    @property
+    def ingredients(self) -> tuple[str, ...]:
+        """The ingredients read, sorted (empty unless status is "ok")."""
+        if self.status != "ok":
+            return ()
+        return tuple(sorted(c.ingredient for c in self.cards if c.ingredient is not None))
+
+    def to_json(self) -> dict[str, object]:
+        return {"status": self.status,
+                "cards": [{"ingredient": c.ingredient,
+                           "quad": [[round(x, 1), round(y, 1)] for x, y in c.quad],
+                           "confidence": round(c.confidence, 3)} for c in self.cards]}
+
+
+def _thumb(canon: np.ndarray) -> np.ndarray:
+    t = cv2.resize(canon, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(t.astype(np.float32), (3, 3), 0.7)
+
+
+class _Matcher:
+    """Descriptors of the enrolled faces and the weighted correlation against them."""
+
+    def __init__(self, refs: References) -> None:
+        self.ingredients = list(refs.ingredients)
+        thumbs = np.stack([_thumb(refs.faces[i]) for i in self.ingredients])        # N x H x W x 3
+        n = len(self.ingredients)
+        grey = thumbs.mean(axis=3)
+        margin = np.zeros((THUMB_H, THUMB_W), np.float32)
+        my, mx = max(1, THUMB_H // 14), max(1, THUMB_W // 10)
+        margin[my:-my, mx:-mx] = 1
+        if n >= 3:
+            spread = grey.std(axis=0)
+            weight = np.clip(spread / 20.0, 0.15, 1)
+            ring = np.zeros_like(margin)
+            ring[1:-1, 1:-1] = 1
+            self.frame_px = ((spread < 8) & (ring > 0)).ravel()
+        else:
+            weight = np.ones_like(margin)
+            self.frame_px = np.zeros(margin.size, bool)
+        self.weight = (weight * margin).ravel().astype(np.float32)                    # P
+        if self.frame_px.sum() < 40:
+            self.frame_px[:] = False
+        self.ref = thumbs.reshape(n, -1, 3).transpose(2, 0, 1).copy()                  # 3 x N x P
+        self.ref_frame_mean = thumbs.reshape(n, -1, 3)[:, self.frame_px, :].mean(axis=(0, 1)) \
+            if self.frame_px.any() else None
+        self.frame_template = thumbs.mean(axis=0).reshape(-1, 3)                        # P x 3
+        self.n = n
+
+    def flatten_light(self, x: np.ndarray) -> np.ndarray:
+        """Divide out a per-channel plane of light fitted on the shared frame's pixels (P x 3)."""
+        if not self.frame_px.any():
+            return x
+        yy, xx = np.mgrid[0:THUMB_H, 0:THUMB_W]
+        a = np.stack([np.ones(xx.size), xx.ravel() / THUMB_W - 0.5, yy.ravel() / THUMB_H - 0.5], axis=1)
+        sel = self.frame_px
+        out = np.empty_like(x)
+        for c in range(3):
+            ratio = np.log(np.maximum(x[sel, c], 2.0)) - np.log(np.maximum(self.frame_template[sel, c], 2.0))
+            keep = np.abs(ratio - np.median(ratio)) < 0.35
+            if keep.sum() < 20:
+                return x
+            coef, *_ = np.linalg.lstsq(a[sel][keep], ratio[keep], rcond=None)
+            out[:, c] = x[:, c] / np.exp(a @ coef)
+        return out
+
+    def scores(self, thumb: np.ndarray) -> np.ndarray:
+        """Correlation (-1..1) with each face: 2N values, as seen, then the thumbnail turned 180 degrees."""
+        return np.concatenate([self.scores_upright(thumb), self.scores_upright(thumb[::-1, ::-1])])
+
+    def scores_upright(self, thumb: np.ndarray) -> np.ndarray:
+        """Correlation (-1..1) of an upright thumbnail with each face (N).
+
+        Each channel is standardised (so colour cast and contrast cancel) and, with 3 faces or more,
+        the mean face (the layout all cards share) is subtracted from both sides, so only what tells
+        the faces apart is compared.
+        """
+        x = thumb.reshape(-1, 3).astype(np.float32)
+        valid = (x.max(axis=1) < 250) & (x.min(axis=1) > 3)      # drop glare and crushed blacks
+        x = self.flatten_light(x)
+        w = self.weight * valid
+        sw = float(w.sum())
+        n = self.n
+        if sw < 0.2 * float(self.weight.sum()):
+            return np.full(n, -1.0, np.float32)
+        total = np.zeros(n, np.float32)
+        used = 0
+        for c in range(3):
+            xc = x[:, c]
+            xm = float((w * xc).sum()) / sw
+            vx = float((w * (xc - xm) ** 2).sum()) / sw
+            if vx < 1.0:             # a flat channel (a grey card's colour, a black sky): no evidence
+                continue
+            xz = (xc - xm) / np.sqrt(vx)
+            r = self.ref[c]
+            rm = (r @ w) / sw
+            vr = np.maximum(((r - rm[:, None]) ** 2) @ w / sw, 1e-3)
+            rz = (r - rm[:, None]) / np.sqrt(vr)[:, None]
+            if n >= 3:
+                mean = rz.mean(axis=0)
+                rz = rz - mean
+                xr = xz[None, :] - mean[None, :]
+            else:
+                xr = np.broadcast_to(xz, rz.shape)
+            num = (xr * rz) @ w
+            den = np.sqrt(np.maximum((xr * xr) @ w, 1e-6) * np.maximum((rz * rz) @ w, 1e-6))
+            total += num / den
+            used += 1
+        return total / max(1, used)
+
+
+class CardReader:
+    """Reads the ingredient cards in camera frames against enrolled references.
+
+    ``tolerance`` (0..1) trades "not recognised" against "recognised wrongly": 0 is strict (prefers
+    "unsure"), 1 lenient. Constructor and setter misuse raise ValueError/TypeError; a bad frame never
+    raises: it reads "unsure" and logs a WARNING.
+    """
+
+    def __init__(self, references: References, tolerance: float = 0.5) -> None:
+        if not isinstance(references, References):
+            raise TypeError(f"references must be References, not {type(references).__name__}")
+        self.references = references
+        self._matcher = _Matcher(references)
+        self._detector = Detector()
+        self.tolerance = tolerance
+
+    @property
+    def tolerance(self) -> float:
+        return self._tolerance
+
+    @tolerance.setter
+    def tolerance(self, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"tolerance must be a number in 0..1, not {value!r}")
+        if not 0.0 <= float(value) <= 1.0:
+            raise ValueError(f"tolerance must be in 0..1, not {value!r}")
+        self._tolerance = float(value)
+
+    @property
+    def threshold(self) -> float:
+        """Confidence a card needs to be read (from the tolerance)."""
+        return 0.8 - 0.55 * self._tolerance
+
+    def __repr__(self) -> str:
+        return f"CardReader({self.references!r}, tolerance={self._tolerance})"
+
+    # -------------------------------------------------------------- reading
+
+    def identify(self, frame: np.ndarray) -> FrameReading:
+        """Read one BGR uint8 frame (640x480 and up). Never raises on a bad frame."""
+        try:
+            img = check_frame(frame)
+        except ValueError as exc:
+            log.warning("card reader: unusable frame: %s", exc)
+            return FrameReading("unsure")
+        try:
+            return self._identify(img)
+        except (cv2.error, np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+            log.warning("card reader: could not read frame %dx%d: %s", img.shape[1], img.shape[0], exc)
+            return FrameReading("unsure")
+
+    def _identify(self, frame: np.ndarray) -> FrameReading:
+        h, w = frame.shape[:2]
+        scale = WORK_H / h
+        if scale < 1:
+            small = cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA)
+        else:
+            small, scale = frame, 1.0
+        cands = self._detector.find(small)
+        if not cands:
+            return FrameReading("empty")
+        cards: list[CardSighting] = []
+        status = "ok"
+        for cand in cands:
+            ing, quad, conf = self._read(small, cand)
+            quad_px = tuple((float(x) / scale, float(y) / scale) for x, y in quad)
+            cards.append(CardSighting(ing, quad_px, conf))  # type: ignore[arg-type]
+            if ing is None:
+                status = "unsure"
+        return FrameReading(status, cards)
+
+    def read_quad(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
+        """Best ingredient, oriented quad, confidence and raw correlation for a quad in ``small``."""
+        best: tuple[float, float, int, np.ndarray] | None = None
+        q = _order_quad(quad)
+        orders = [q]
+        sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+        if (sides[1] + sides[3]) / max(1e-6, sides[0] + sides[2]) < 1.2:   # nearly square: try sideways too
+            orders.append(np.roll(q, 1, axis=0))
+        n = self._matcher.n
+        for oq in orders:
+            canon = canonical_card(small, oq, (CANON_W // 2 * 2, CANON_H // 2 * 2))
+            s = self._matcher.scores(_thumb(canon))
+            per_ing = np.maximum(s[:n], s[n:])
+            order = np.argsort(per_ing)[::-1]
+            s1 = float(per_ing[order[0]])
+            s2 = float(per_ing[order[1]]) if n > 1 else 0.0
+            if best is None or s1 > best[0]:
+                k = int(order[0])
+                flipped = s[n + k] > s[k]
+                best = (s1, s2, k, np.roll(oq, 2, axis=0) if flipped else oq)
+        assert best is not None
+        s1, s2, k, oq = best
+        conf = self.confidence(s1, s2)
+        return self._matcher.ingredients[k], oq, conf, s1
+
+    @staticmethod
+    def confidence(s1: float, s2: float) -> float:
+        """Confidence from the best and runner-up correlations: high only if both high and far apart."""
+        margin = np.clip((s1 - s2) / 0.3, 0, 1)
+        level = np.clip((s1 - 0.2) / 0.5, 0, 1)
+        return float(np.sqrt(margin * level))
+
+    def _read(self, small: np.ndarray, cand: Candidate) -> tuple[str | None, np.ndarray, float]:
+        ing, quad, conf, _ = self.read_quad(small, cand.quad)
+        if not cand.fitted or cand.cut:
+            return None, quad, min(conf, 0.0 if cand.cut else conf * 0.5)
+        if conf < self.threshold:
+            return None, quad, conf
+        return ing, quad, conf
