@@ -1,0 +1,178 @@
+"""The game actions: experiment, sell, debunk, exhibition, golem test and animation, library.
+
+Each starts a flow on the UI: choices with the buttons, cards on the shelf (or the manual choice),
+then the result. Results never name the ingredients that made them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import (
+    DebunkPair,
+    DebunkPotion,
+    DebunkSign,
+    Exhibit,
+    GolemAnimate,
+    GolemTest,
+    Level,
+    LibraryAnswer,
+    LibraryOffer,
+    Mix,
+    Rules,
+    Sell,
+    parse_colour,
+    parse_ingredient,
+    parse_potion,
+)
+from firmware.screens.views import (
+    INGREDIENTS,
+    POTIONS,
+    DebunkSignView,
+    DebunkYesNoView,
+    ExhibitionView,
+    GolemAnimationView,
+    GolemTestView,
+    LibraryAnswerView,
+    LibraryOfferView,
+    PotionView,
+    SaleView,
+)
+from firmware.ui.steps import ChoiceStep, Done, PickStep, ScanStep, Step
+
+if TYPE_CHECKING:
+    from firmware.ui.app import LabUi
+
+
+def cards(ui: LabUi, count: int, done: Done) -> Step:
+    """Read ``count`` cards from the shelf, or choose them by hand when the camera is out."""
+    if ui.camera_fault:
+        return PickStep(ui, count, done)
+    return ScanStep(ui, count, done)
+
+
+def experiment(ui: LabUi) -> None:
+    """Test on a student or drink it: two cards, the potion large for the table."""
+    def done(pair: tuple[str, ...]) -> None:
+        reply = ui.ask(Mix(*map(parse_ingredient, pair)))
+        if reply is not None:
+            ui.show_result(PotionView(str(reply["potion"])))
+
+    ui.log_action("experiment")
+    ui.push(cards(ui, 2, done))
+
+
+def sell(ui: LabUi) -> None:
+    """Sell: the ordered potion, two cards, the quality level large."""
+    def ordered(potion: str) -> None:
+        def done(pair: tuple[str, ...]) -> None:
+            reply = ui.ask(Sell(parse_potion(potion), *map(parse_ingredient, pair)))
+            if reply is not None:
+                ui.show_result(SaleView(str(reply["quality"])))
+
+        ui.push(cards(ui, 2, done))
+
+    ui.log_action("sell")
+    ui.push(ChoiceStep(ui, "potion", "choose.potion", ordered))
+
+
+def exhibition(ui: LabUi) -> None:
+    """Exhibition: the promised potion, two cards, success or failure."""
+    def promised(potion: str) -> None:
+        def done(pair: tuple[str, ...]) -> None:
+            reply = ui.ask(Exhibit(parse_potion(potion), *map(parse_ingredient, pair)))
+            if reply is not None:
+                ui.show_result(ExhibitionView(potion, bool(reply["success"])))
+
+        ui.push(cards(ui, 2, done))
+
+    ui.log_action("exhibition")
+    ui.push(ChoiceStep(ui, "potion", "choose.promised", promised))
+
+
+def debunk(ui: LabUi) -> None:
+    """Debunk, publicly: by level, or the potion of a pair in the variant rules."""
+    game = ui.session.require_game()
+    ui.log_action("debunk")
+    if game.rules is Rules.ALCHYMISTI:
+        def variant(pair: tuple[str, ...]) -> None:
+            reply = ui.ask(DebunkPotion(*map(parse_ingredient, pair)))
+            if reply is not None:
+                ui.show_result(PotionView(str(reply["potion"]), title="debunk.title"))
+
+        ui.push(PickStep(ui, 2, variant))
+    elif game.level is Level.MASTER:
+        def pair_chosen(pair: tuple[str, ...]) -> None:
+            def potion_chosen(potion: str) -> None:
+                reply = ui.ask(DebunkPair(*map(parse_ingredient, pair), parse_potion(potion)))
+                if reply is not None:
+                    ui.show_result(DebunkYesNoView(potion, bool(reply["makes"])))
+
+            ui.push(ChoiceStep(ui, "potion", "choose.debunk_potion", potion_chosen, POTIONS))
+
+        ui.push(PickStep(ui, 2, pair_chosen))
+    else:
+        def ingredient_chosen(chosen: tuple[str, ...]) -> None:
+            def colour_chosen(colour: str) -> None:
+                reply = ui.ask(DebunkSign(parse_ingredient(chosen[0]), parse_colour(colour)))
+                if reply is not None:
+                    ui.show_result(DebunkSignView(colour, str(reply["sign"])))
+
+            ui.push(ChoiceStep(ui, "colour", "choose.colour", colour_chosen))
+
+        ui.push(PickStep(ui, 1, ingredient_chosen))
+
+
+def golem_test(ui: LabUi) -> None:
+    """Golem test: one card; the chest and the ears, drawn as the golem."""
+    def done(chosen: tuple[str, ...]) -> None:
+        reply = ui.ask(GolemTest(parse_ingredient(chosen[0])))
+        if reply is not None:
+            ui.show_result(GolemTestView(bool(reply["chest"]), bool(reply["ears"])))
+
+    ui.log_action("golem test")
+    ui.push(cards(ui, 1, done))
+
+
+def golem_animate(ui: LabUi) -> None:
+    """Animate the golem: two ingredients chosen secretly with the buttons; alive or not."""
+    def done(pair: tuple[str, ...]) -> None:
+        reply = ui.ask(GolemAnimate(*map(parse_ingredient, pair)))
+        if reply is not None:
+            ui.show_result(GolemAnimationView(bool(reply["animated"])))
+
+    ui.log_action("golem animate")
+    ui.push(PickStep(ui, 2, done))
+
+
+class LibraryStep(Step):
+    """Palace library, private: the four offered ingredients; ok asks sun or moon, back leaves."""
+
+    def __init__(self, ui: LabUi, offered: tuple[str, ...]) -> None:
+        super().__init__(ui)
+        self.offered = offered
+        self.selected = 0
+
+    def view(self) -> object:
+        return LibraryOfferView(self.offered, self.selected)
+
+    def press(self, button: str) -> None:
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % len(self.offered)
+        elif button == "back":
+            self.ui.pop()
+        elif button == "ok":
+            reply = self.ui.ask(LibraryAnswer(parse_ingredient(self.offered[self.selected])))
+            if reply is not None:
+                self.ui.show_result(LibraryAnswerView(str(reply["class"])))
+
+
+def library(ui: LabUi) -> None:
+    """Palace library: the device offers four random ingredients, the player picks one."""
+    ui.log_action("library")
+    reply = ui.ask(LibraryOffer())
+    if reply is None:
+        return
+    offered = reply.get("ingredients")
+    if isinstance(offered, list) and offered and all(name in INGREDIENTS for name in offered):
+        ui.push(LibraryStep(ui, tuple(str(name) for name in offered)))

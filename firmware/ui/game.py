@@ -1,0 +1,172 @@
+"""New game, the game code shown large, and restoring a game with the letter wheel."""
+
+from __future__ import annotations
+
+import string
+from typing import TYPE_CHECKING
+
+from engine import LabkitError, Level, Rules
+from firmware.screens.text import Raw, Text
+from firmware.screens.views import CodeEntryView, GameCodeView, SettingItem, SettingsView
+from firmware.session import GameOptions
+from firmware.ui.steps import Step
+
+if TYPE_CHECKING:
+    from firmware.ui.app import LabUi
+
+LETTERS = string.ascii_uppercase
+FINISH = "✓"
+"""On the fifth letter's wheel: finish with four letters (a base game)."""
+
+RULES_TEXT = {Rules.ALCHEMISTS: "rules.base", Rules.ALCHYMISTI: "rules.variant"}
+
+
+def stored_level(ui: LabUi) -> Level:
+    """The level setting (for new and restored games), else the configured default."""
+    value = ui.setting("level", ui.context.default_options.level.value)
+    return next((level for level in Level if level.value == value), ui.context.default_options.level)
+
+
+def stored_rules(ui: LabUi) -> Rules:
+    """The rules last chosen for a new game, else the configured default."""
+    value = ui.setting("rules", ui.context.default_options.rules.value)
+    return next((rules for rules in Rules if rules.value == value), ui.context.default_options.rules)
+
+
+class CodeStep(Step):
+    """The game code, large, until ok (or back)."""
+
+    def __init__(self, ui: LabUi, code: str) -> None:
+        super().__init__(ui)
+        self.code = code
+
+    def view(self) -> object:
+        return GameCodeView(self.code)
+
+    def press(self, button: str) -> None:
+        if button in ("ok", "back"):
+            self.ui.home()
+
+
+def show_code(ui: LabUi) -> None:
+    ui.log_action("show code")
+    ui.push(CodeStep(ui, ui.session.require_game().code))
+
+
+class NewGameStep(Step):
+    """Rules, level, King's Golem; ok on a line changes it, ok on Start draws the game."""
+
+    def __init__(self, ui: LabUi) -> None:
+        super().__init__(ui)
+        self.rules = stored_rules(ui)
+        self.level = stored_level(ui)
+        golem = ui.setting("golem", ui.context.default_options.golem)
+        self.golem = bool(golem) and self.rules is Rules.ALCHEMISTS
+        self.selected = 0
+
+    def items(self) -> tuple[SettingItem, ...]:
+        return (
+            SettingItem("newgame.rules", RULES_TEXT[self.rules]),
+            SettingItem("newgame.level", f"level.{self.level.value}"),
+            SettingItem("newgame.golem", "value.on" if self.golem else "value.off"),
+            SettingItem("menu.start", Raw("›")),
+        )
+
+    def view(self) -> object:
+        return SettingsView(self.items(), self.selected, title="newgame.title")
+
+    def press(self, button: str) -> None:
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % 4
+        elif button == "back":
+            self.ui.pop()
+        elif button == "ok":
+            if self.selected == 0:
+                self.rules = Rules.ALCHYMISTI if self.rules is Rules.ALCHEMISTS else Rules.ALCHEMISTS
+                if self.rules is Rules.ALCHYMISTI:
+                    self.golem = False  # the variant's app has no golem
+            elif self.selected == 1:
+                self.level = Level.MASTER if self.level is Level.APPRENTICE else Level.APPRENTICE
+            elif self.selected == 2:
+                self.golem = not self.golem and self.rules is Rules.ALCHEMISTS
+            else:
+                self.start()
+
+    def start(self) -> None:
+        self.ui.save_setting("rules", self.rules.value)
+        self.ui.save_setting("level", self.level.value)
+        self.ui.save_setting("golem", self.golem)
+        game = self.ui.session.new_game(GameOptions(self.rules, self.level, self.golem))
+        self.ui.log_action("new game")
+        self.ui.home()
+        self.ui.push(CodeStep(self.ui, game.code))
+        self.ui.check_problem()
+
+
+def new_game(ui: LabUi) -> None:
+    ui.push(NewGameStep(ui))
+
+
+class RestoreStep(Step):
+    """The letter wheel: up/down change the letter, ok takes it, back deletes the last one.
+
+    After four letters the fifth wheel starts at ✓: ok there restores a base game; a letter
+    there makes a golem game's code. A refused code says why and puts the wheel on the culprit.
+    """
+
+    def __init__(self, ui: LabUi) -> None:
+        super().__init__(ui)
+        self.letters = ""
+        self.current = "A"
+        self.error: Text | None = None
+
+    def wheel(self) -> str:
+        return FINISH + LETTERS if len(self.letters) == 4 else LETTERS
+
+    def view(self) -> object:
+        length = 5 if len(self.letters) == 4 else 4
+        return CodeEntryView(self.letters, self.current, length, self.error)
+
+    def press(self, button: str) -> None:
+        self.error = None
+        wheel = self.wheel()
+        if button in ("up", "down"):
+            index = wheel.index(self.current) if self.current in wheel else 0
+            self.current = wheel[(index + (1 if button == "up" else -1)) % len(wheel)]
+        elif button == "back":
+            if self.letters:
+                self.current = self.letters[-1]
+                self.letters = self.letters[:-1]
+            else:
+                self.ui.pop()
+        elif button == "ok":
+            if len(self.letters) < 4:
+                self.letters += self.current
+                self.current = FINISH if len(self.letters) == 4 else "A"
+            else:
+                self.submit(self.letters + ("" if self.current == FINISH else self.current))
+
+    def submit(self, code: str) -> None:
+        try:
+            game = self.ui.session.restore(code, stored_rules(self.ui), stored_level(self.ui))
+        except LabkitError as error:
+            self.ui.log_action(f"code refused ({error.kind})")
+            from firmware.ui.app import code_error_text
+
+            self.error = code_error_text(error)
+            if error.kind == "unsupported_code":
+                self.letters, self.current = code[:3], code[3]
+            elif len(code) == 5:
+                self.letters, self.current = code[:4], code[4]
+            else:
+                self.letters, self.current = code[:3], code[3]
+            return
+        self.ui.log_action("restored a game")
+        self.ui.home()
+        self.ui.push(CodeStep(self.ui, game.code))
+        self.ui.check_problem()
+
+
+def restore(ui: LabUi) -> None:
+    ui.log_action("restore")
+    ui.push(RestoreStep(ui))

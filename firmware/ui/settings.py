@@ -1,0 +1,152 @@
+"""Settings: language, level, card reader tolerance, brightness, and the enrolment of the cards.
+
+Choices are persisted in the store's settings (``language``, ``level``, ``tolerance``,
+``brightness``); the tolerance goes to the card reader at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import Level
+from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
+from firmware.screens.text import Raw
+from firmware.screens.views import INGREDIENTS, CalibrationView, MessageView, SettingItem, SettingsView
+from firmware.ui.game import stored_level
+from firmware.ui.steps import MessageStep, Step
+
+if TYPE_CHECKING:
+    from firmware.ui.app import LabUi
+
+TOLERANCES = (0.2, 0.35, 0.5, 0.65, 0.8)
+"""Reader tolerance steps: low refuses doubtful cards more often, high misreads more often."""
+BRIGHTNESSES = (32, 64, 128, 192, 255)
+
+
+def _next(values: tuple[object, ...], current: object) -> object:
+    """The value after ``current`` (the nearest one for a number that is not a step)."""
+    if current in values:
+        return values[(values.index(current) + 1) % len(values)]
+    if isinstance(current, (int, float)):
+        nearest = min(values, key=lambda value: abs(float(value) - current))  # type: ignore[arg-type]
+        return _next(values, nearest)
+    return values[0]
+
+
+class SettingsStep(Step):
+    """The settings list: up/down select, ok changes the value (or starts the enrolment)."""
+
+    def __init__(self, ui: LabUi) -> None:
+        super().__init__(ui)
+        self.selected = 0
+
+    def tolerance(self) -> float:
+        value = self.ui.setting("tolerance", self.ui.context.tolerance)
+        return float(value) if isinstance(value, (int, float)) else self.ui.context.tolerance
+
+    def level(self) -> Level:
+        game = self.ui.session.game
+        return game.level if game is not None else stored_level(self.ui)
+
+    def view(self) -> object:
+        items = (
+            SettingItem("settings.language", Raw(LANGUAGE_NAMES[self.ui.language()])),
+            SettingItem("settings.level", f"level.{self.level().value}"),
+            SettingItem("settings.tolerance", Raw(f"{round(self.tolerance() * 100)}%")),
+            SettingItem("settings.brightness", Raw(f"{round(self.ui.brightness() * 100 / 255)}%")),
+            SettingItem("settings.calibrate", Raw("›")),
+        )
+        return SettingsView(items, self.selected)
+
+    def press(self, button: str) -> None:
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % 5
+        elif button == "back":
+            self.ui.pop()
+        elif button == "ok":
+            self.change()
+
+    def change(self) -> None:
+        ui = self.ui
+        if self.selected == 0:
+            language = str(_next(LANGUAGES, ui.language()))
+            ui.save_setting("language", language)
+            ui.log_action(f"language {language}")
+        elif self.selected == 1:
+            level = Level.MASTER if self.level() is Level.APPRENTICE else Level.APPRENTICE
+            ui.save_setting("level", level.value)
+            if ui.session.game is not None:
+                ui.session.set_level(level)
+                ui.check_problem()
+            ui.log_action(f"level {level.value}")
+        elif self.selected == 2:
+            tolerance = float(_next(TOLERANCES, self.tolerance()))  # type: ignore[arg-type]
+            ui.save_setting("tolerance", tolerance)
+            ui._call("set_tolerance", lambda: ui.context.set_tolerance(tolerance))
+            ui.log_action(f"tolerance {tolerance}")
+        elif self.selected == 3:
+            brightness = int(_next(BRIGHTNESSES, ui.brightness()))  # type: ignore[call-overload]
+            ui.save_setting("brightness", brightness)
+            ui.log_action(f"brightness {brightness}")
+        else:
+            ui.log_action("card enrolment")
+            ui.push(CalibrationStep(ui))
+
+
+class CalibrationStep(Step):
+    """Lay each ingredient's card in turn; ok captures and checks it, back retries or leaves.
+
+    At the end the captured faces go to the card reader (``context.enroll_faces``).
+    """
+
+    cards = 1
+
+    def __init__(self, ui: LabUi) -> None:
+        super().__init__(ui)
+        self.index = 0
+        self.step = "lay"
+        self.faces: dict[str, object] = {}
+
+    def view(self) -> object:
+        return CalibrationView(INGREDIENTS[self.index], self.step, self.index + 1, len(INGREDIENTS))
+
+    def press(self, button: str) -> None:
+        if button == "back":
+            if self.step == "lay":
+                if self.index == 0:
+                    self.ui.pop()
+                else:
+                    self.index -= 1
+            else:
+                self.step = "lay"
+        elif button == "ok":
+            if self.step == "ok":
+                self.advance()
+            else:
+                self.capture()
+
+    def capture(self) -> None:
+        face = self.ui._call("capture_face", self.ui.context.capture_face)
+        if face is None:
+            self.step = "fail"
+        else:
+            self.faces[INGREDIENTS[self.index]] = face
+            self.step = "ok"
+
+    def advance(self) -> None:
+        self.step = "lay"
+        if self.index + 1 < len(INGREDIENTS):
+            self.index += 1
+            return
+        faces = dict(self.faces)
+        failed = self.ui._call("enroll_faces", lambda: self.ui.context.enroll_faces(faces) or True)
+        self.ui.log_action("cards enrolled" if failed else "card enrolment failed")
+        self.ui.pop()
+        text = "calib.ok" if failed else "calib.fail"
+        self.ui.push(MessageStep(self.ui, MessageView(text, title="settings.calibrate",
+                                                     error=not failed)))
+
+
+def settings(ui: LabUi) -> None:
+    ui.log_action("settings")
+    ui.push(SettingsStep(ui))

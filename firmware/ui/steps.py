@@ -1,0 +1,232 @@
+"""The building blocks of every flow: one screen each, chained by callbacks.
+
+A flow is a stack of steps on :class:`~firmware.ui.app.LabUi`: the top step draws the view and
+gets the button presses. ``back`` usually pops the step (the previous one shows again); a result
+screen goes home on ok or back. Steps never log ingredients, alchemicals or the game code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from firmware.screens.views import (
+    INGREDIENTS,
+    ChoiceView,
+    IngredientPickerView,
+    MenuView,
+    MessageView,
+    ScanConfirmView,
+    ScanPromptView,
+)
+from firmware.ui.base import Shelf
+
+if TYPE_CHECKING:
+    from firmware.screens.text import Text
+    from firmware.ui.app import LabUi
+
+Done = Callable[[tuple[str, ...]], None]
+"""What a flow does with the chosen ingredients (ids in the project notation)."""
+
+
+class Step:
+    """One screen of a flow: its view, and what the buttons and the card reader do to it."""
+
+    cards = 0
+    """How many cards this screen waits for on the shelf."""
+
+    def __init__(self, ui: LabUi) -> None:
+        self.ui = ui
+
+    def view(self) -> object:
+        raise NotImplementedError
+
+    def press(self, button: str) -> None:
+        """A button press (up, down, ok, back); the default: back or ok pops."""
+        if button in ("ok", "back"):
+            self.ui.pop()
+
+    def release(self, button: str) -> None:
+        """A button release (most steps ignore it)."""
+
+    def shelf(self, shelf: Shelf) -> None:
+        """A card reader event (most steps ignore it)."""
+
+    def tick(self, now: float) -> None:
+        """Time passes."""
+
+
+class MessageStep(Step):
+    """A message over the flow: ok or back shows the step underneath again."""
+
+    def __init__(self, ui: LabUi, message: MessageView) -> None:
+        super().__init__(ui)
+        self.message = message
+
+    def view(self) -> object:
+        return self.message
+
+
+class ResultStep(Step):
+    """A result (public or private): ok or back goes home."""
+
+    def __init__(self, ui: LabUi, result: object) -> None:
+        super().__init__(ui)
+        self.result = result
+
+    def view(self) -> object:
+        return self.result
+
+    def press(self, button: str) -> None:
+        if button in ("ok", "back"):
+            self.ui.home()
+
+
+class MenuStep(Step):
+    """A list of actions: up/down select, ok runs, back pops."""
+
+    def __init__(self, ui: LabUi, title: Text,
+                 entries: Callable[[], list[tuple[Text, Callable[[], None]]]]) -> None:
+        super().__init__(ui)
+        self.title = title
+        self.entries = entries
+        self.selected = 0
+
+    def _entries(self) -> list[tuple[Text, Callable[[], None]]]:
+        entries = self.entries()
+        self.selected = min(self.selected, max(len(entries) - 1, 0))
+        return entries
+
+    def view(self) -> object:
+        entries = self._entries()
+        return MenuView(self.title, tuple(text for text, _ in entries), self.selected)
+
+    def press(self, button: str) -> None:
+        entries = self._entries()
+        if button == "up":
+            self.selected = (self.selected - 1) % len(entries)
+        elif button == "down":
+            self.selected = (self.selected + 1) % len(entries)
+        elif button == "ok":
+            entries[self.selected][1]()
+        elif button == "back":
+            self.ui.pop()
+
+
+class ChoiceStep(Step):
+    """Choose a potion or an aspect colour from icons; ok hands it on, back pops."""
+
+    def __init__(self, ui: LabUi, kind: str, title: Text, done: Callable[[str], None],
+                 options: tuple[str, ...] = ()) -> None:
+        super().__init__(ui)
+        self.kind, self.title, self.done, self.options = kind, title, done, options
+        self.selected = 0
+
+    def view(self) -> object:
+        return ChoiceView(self.kind, self.selected, self.options, self.title)
+
+    def press(self, button: str) -> None:
+        count = len(ChoiceView(self.kind, 0, self.options).resolved_options)
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % count
+        elif button == "ok":
+            self.done(ChoiceView(self.kind, 0, self.options).resolved_options[self.selected])
+        elif button == "back":
+            self.ui.pop()
+
+
+class PickStep(Step):
+    """Choose one or two different ingredients with the buttons (the manual choice).
+
+    With two, the first is marked; ok on it again, or back, un-chooses it. Back with nothing
+    chosen pops the step.
+    """
+
+    def __init__(self, ui: LabUi, count: int, done: Done, titles: tuple[Text, ...] | None = None,
+                 options: tuple[str, ...] = INGREDIENTS) -> None:
+        super().__init__(ui)
+        self.count, self.done, self.options = count, done, options
+        self.titles = titles or (("pick.ingredient",) if count == 1 else ("pick.first", "pick.second"))
+        self.chosen: list[str] = []
+        self.selected = 0
+
+    def view(self) -> object:
+        title = self.titles[min(len(self.chosen), len(self.titles) - 1)]
+        return IngredientPickerView(self.selected, self.options, tuple(self.chosen), title)
+
+    def press(self, button: str) -> None:
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % len(self.options)
+        elif button == "back":
+            if self.chosen:
+                self.chosen.pop()
+            else:
+                self.ui.pop()
+        elif button == "ok":
+            ingredient = self.options[self.selected]
+            if ingredient in self.chosen:
+                self.chosen.remove(ingredient)
+                return
+            self.chosen.append(ingredient)
+            if len(self.chosen) == self.count:
+                chosen = tuple(self.chosen)
+                self.chosen.pop()
+                self.done(chosen)
+            else:
+                self.selected = (self.selected + 1) % len(self.options)
+
+
+class ScanStep(Step):
+    """Lay the cards, then check the recognised ingredients (small, private) and confirm.
+
+    On the prompt, back switches to the manual choice; on the check, ok confirms and back
+    rescans. A camera fault replaces the step by the manual choice.
+    """
+
+    def __init__(self, ui: LabUi, count: int, done: Done) -> None:
+        super().__init__(ui)
+        self.count, self.done = count, done
+        self.status = "nothing"
+        self.read: tuple[str, ...] | None = None
+
+    @property
+    def cards(self) -> int:  # type: ignore[override]
+        return self.count
+
+    def view(self) -> object:
+        if self.read is not None:
+            return ScanConfirmView(self.read)
+        return ScanPromptView(self.count, self.status)
+
+    def manual(self) -> PickStep:
+        """The manual choice that replaces this step."""
+        return PickStep(self.ui, self.count, self.done)
+
+    def press(self, button: str) -> None:
+        if self.read is not None:
+            if button == "ok":
+                chosen, self.read, self.status = self.read, None, "nothing"
+                self.done(chosen)
+            elif button == "back":
+                self.read, self.status = None, "nothing"
+            return
+        if button == "back":
+            self.ui.log_action("manual choice")
+            self.ui.replace(self.manual())
+
+    def shelf(self, shelf: Shelf) -> None:
+        if shelf.kind == "stable":
+            known = tuple(name for name in shelf.ingredients if name in INGREDIENTS)
+            if len(known) == self.count and len(known) == len(shelf.ingredients):
+                self.read, self.status = known, "reading"
+            elif self.read is None:
+                self.status = "adjust" if shelf.ingredients else "nothing"
+        elif self.read is not None:
+            return
+        elif shelf.kind == "unsure":
+            self.status = "adjust"
+        elif shelf.kind == "cleared":
+            self.status = "nothing"
+        elif shelf.kind == "live":
+            self.status = {"ok": "reading", "unsure": "adjust", "empty": "nothing"}.get(
+                shelf.status, self.status)
