@@ -41,6 +41,7 @@ class ConsoleWorker:
         self._channel: Any = None
         self._failed = False
         self._notices: queue.SimpleQueue[PlainData] = queue.SimpleQueue()
+        self.connected = threading.Event()
 
     def notify(self, notice: PlainData) -> None:
         """Send an unsolicited line (e.g. the display failed) after the current read."""
@@ -64,6 +65,7 @@ class ConsoleWorker:
             try:
                 if self._channel is None:
                     self._channel = self.open_channel()
+                    self.connected.set()
                     if self._failed:
                         self._failed = False
                         log.info("the console port is back")
@@ -99,6 +101,7 @@ class ConsoleWorker:
         self._channel.write_line(json.dumps(reply, ensure_ascii=False))
 
     def _close(self) -> None:
+        self.connected.clear()
         channel, self._channel = self._channel, None
         if channel is not None:
             try:
