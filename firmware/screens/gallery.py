@@ -1,13 +1,16 @@
 """Sample views of every screen: the golden-image tests, the docs and the fit test use them.
 
-``python -m firmware.screens.gallery OUT_DIR [--scale 4]`` writes one PNG per sample, size and
-language (nearest-neighbour scaled, for looking at them on a desktop).
+``python -m firmware.screens.gallery OUT_DIR [--scale 4] [--only a,b] [--sheet]`` writes one PNG
+per sample, size and language (nearest-neighbour scaled, for looking at them on a desktop), or
+with ``--sheet`` one contact sheet per size.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+from PIL import Image
 
 from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
 from firmware.screens.draw import COLOUR, MONO, render_view
@@ -175,14 +178,33 @@ def exhaustive_views() -> list[object]:
     return views
 
 
+def contact_sheet(names: list[str], size: tuple[int, int] = MONO,
+                  languages: tuple[str, ...] = LANGUAGES, scale: int = 2) -> Image.Image:
+    """One image with the samples ``names`` (rows) in ``languages`` (columns), scaled up."""
+    cell_w, cell_h = size[0] * scale + 4, size[1] * scale + 4
+    sheet = Image.new("RGB", (cell_w * len(languages), cell_h * len(names)), (70, 70, 70))
+    for row, name in enumerate(names):
+        for col, lang in enumerate(languages):
+            image = render_view(SAMPLES[name], size, lang).convert("RGB")
+            image = image.resize((size[0] * scale, size[1] * scale), resample=Image.NEAREST)
+            sheet.paste(image, (col * cell_w + 2, row * cell_h + 2))
+    return sheet
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
     parser.add_argument("--scale", type=int, default=4)
     parser.add_argument("--only", default="", help="comma-separated sample names")
+    parser.add_argument("--sheet", action="store_true",
+                        help="write sheet-64.png and sheet-128.png (samples x languages)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     names = args.only.split(",") if args.only else list(SAMPLES)
+    if args.sheet:
+        for size in (MONO, COLOUR):
+            contact_sheet(names, size, scale=args.scale).save(args.out / f"sheet-{size[1]}.png")
+        return 0
     for name in names:
         for size in (MONO, COLOUR):
             for lang in LANGUAGES:
