@@ -8,6 +8,7 @@ go to ``on_other_key`` (the simulator uses them to put cards on the shelf).
 
 from __future__ import annotations
 
+import atexit
 import codecs
 import logging
 import os
@@ -97,6 +98,7 @@ class KeyboardButtons(Buttons):
 
         self._termios = termios
         self._saved = termios.tcgetattr(self._fd)
+        atexit.register(self._restore_terminal)  # even if the daemon dies without close()
         tty.setcbreak(self._fd)
         attrs = termios.tcgetattr(self._fd)
         attrs[3] &= ~termios.ECHO
@@ -140,6 +142,10 @@ class KeyboardButtons(Buttons):
         self._thread.join(timeout=2)
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
+        self._restore_terminal()
+        atexit.unregister(self._restore_terminal)
+
+    def _restore_terminal(self) -> None:
         try:
             self._termios.tcsetattr(self._fd, self._termios.TCSADRAIN, self._saved)
         except Exception:  # the terminal went away

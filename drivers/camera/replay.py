@@ -45,7 +45,7 @@ def list_images(directory: str | os.PathLike[str]) -> list[Path]:
 class ReplayCamera(Camera):
     """Serves image files (or arrays) as camera frames; thread-safe.
 
-    Options: ``frames`` (a directory, or an iterable of paths/arrays; default none), ``loop``
+    Options: ``frames`` (a directory, or an iterable of paths/arrays; default, or "", none), ``loop``
     (start again after the last frame, default True; otherwise the camera raises CameraError when
     the sequence is exhausted), ``background_size`` (width, height of the empty-shelf frame,
     default 640x480) and ``background`` (its BGR colour, default a dark grey).
@@ -56,7 +56,7 @@ class ReplayCamera(Camera):
                  background: tuple[int, int, int] = (40, 40, 40), name: str = "replay") -> None:
         self.name = name
         self.loop = loop
-        if frames is None:
+        if frames is None or frames == "":
             self._sources: list[FrameSource] = []
         elif isinstance(frames, (str, os.PathLike)):
             self._sources = list(list_images(frames))

@@ -6,6 +6,8 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -207,6 +209,13 @@ def test_split_keys() -> None:
     assert split_keys("é\r") == ["é", "\r"]
 
 
+@given(st.text(alphabet=st.sampled_from(["\x1b", "[", "O", "A", "B", "1", ";", "w", "\r", "é"]),
+               max_size=30))
+def test_split_keys_loses_nothing(text: str) -> None:
+    keys = split_keys(text)
+    assert "".join(keys) == text and all(keys)
+
+
 def test_key_mapping() -> None:
     assert {KEYS[k] for k in ("\x1b[A", "w", "k")} == {"up"}
     assert {KEYS[k] for k in ("\x1b[B", "s", "j")} == {"down"}
@@ -226,9 +235,14 @@ def test_keyboard_reads_a_terminal() -> None:
         os.write(master, b"w\x1b[Bh\rx")
         assert next_events(buttons, 7) == [ev("up", P), ev("up", R), ev("down", P),
                                            ev("down", R), ev("ok", P), ev("ok", H), ev("ok", R)]
+        import termios
+
+        cbreak = termios.tcgetattr(slave)
+        assert not cbreak[3] & (termios.ICANON | termios.ECHO)
         buttons.close()
         buttons.close()
         assert others == ["x"]
+        assert termios.tcgetattr(slave)[3] & termios.ICANON  # the terminal is given back
     finally:
         os.close(master)
         os.close(slave)

@@ -70,6 +70,12 @@ def test_replay_shelf_shows_and_clears(image_dir: Path) -> None:
         assert camera.shelf is None and camera.capture()[0, 0].tolist() == [9, 9, 9]
 
 
+def test_replay_empty_frames_setting_means_none() -> None:
+    camera = ReplayCamera("", background_size=(2, 2))
+    camera.start()
+    assert camera.capture().shape == (2, 2, 3)
+
+
 def test_replay_returns_copies(image_dir: Path) -> None:
     camera = ReplayCamera()
     camera.start()
