@@ -1,0 +1,126 @@
+"""Restoring a game with the letter wheel: 4 and 5 letters, deleting, refused codes."""
+
+from __future__ import annotations
+
+import random
+import string
+
+from engine import Game, Level, Rules
+from firmware.screens.views import CodeEntryView, GameCodeView, MenuView
+from firmware.store import MemoryStore
+from tests.firmware.ui.helpers import Table
+
+ALL_LANGUAGES = ("en", "ru", "pl", "sk")
+
+
+def type_letter(table: Table, letter: str) -> None:
+    """Turn the wheel from wherever it is to ``letter`` (A..Z, or ✓), the short way, then ok."""
+    view = table.view
+    assert isinstance(view, CodeEntryView)
+    wheel = ("✓" if len(view.letters) == 4 else "") + string.ascii_uppercase
+    steps = (wheel.index(letter) - wheel.index(view.current)) % len(wheel)
+    button = "up"
+    if steps > len(wheel) // 2:
+        steps, button = len(wheel) - steps, "down"
+    for _ in range(steps):
+        table.press(button)
+    assert table.view.current == letter  # type: ignore[attr-defined]
+    table.press("ok")
+
+
+def type_code(table: Table, code: str) -> object:
+    for letter in code:
+        type_letter(table, letter)
+    if len(code) == 4:
+        type_letter(table, "✓")
+    return table.view
+
+
+def open_wheel(table: Table) -> None:
+    view = table.choose("menu.restore")
+    assert view == CodeEntryView("", "A", 4)
+    table.renders(ALL_LANGUAGES)
+
+
+def test_restore_a_base_game_by_the_wheel() -> None:
+    table = Table()
+    open_wheel(table)
+    table.press("up")
+    assert table.view == CodeEntryView("", "B", 4)
+    table.press("down", "down")
+    assert table.view == CodeEntryView("", "Z", 4)  # the wheel wraps
+    for letter in "DEM":
+        type_letter(table, letter)
+    assert table.view == CodeEntryView("DEM", "A", 4)
+    type_letter(table, "O")
+    assert table.view == CodeEntryView("DEMO", "✓", 5)
+    table.renders(ALL_LANGUAGES)
+    view = table.press("ok")
+    assert view == GameCodeView("DEMO")
+    game = table.session.game
+    assert game is not None and game.code == "DEMO" and not game.is_golem_game
+    assert isinstance(table.press("ok"), MenuView)
+    assert "menu.experiment" in table.items()
+
+
+def test_restore_a_golem_game_with_five_letters() -> None:
+    code = Game.new(golem=True, rng=random.Random(11)).code
+    table = Table()
+    open_wheel(table)
+    assert type_code(table, code) == GameCodeView(code)
+    game = table.session.game
+    assert game is not None and game.is_golem_game and game.code == code
+
+
+def test_back_deletes_letters_and_leaves_when_empty() -> None:
+    table = Table()
+    open_wheel(table)
+    type_letter(table, "Q")
+    type_letter(table, "R")
+    assert table.press("back") == CodeEntryView("Q", "R", 4)
+    assert table.press("back") == CodeEntryView("", "Q", 4)
+    assert isinstance(table.press("back"), MenuView)
+
+
+def test_a_newer_official_code_is_refused_with_the_reason() -> None:
+    table = Table()
+    open_wheel(table)
+    view = type_code(table, "ABCF")
+    assert view == CodeEntryView("ABC", "F", 4, "code.error.new_app")
+    table.renders(ALL_LANGUAGES)
+    assert table.session.game is None
+    table.press("down")  # the error goes with the next press; fix the letter
+    assert table.view == CodeEntryView("ABC", "E", 4)
+    table.press("ok")
+    assert type_letter(table, "✓") is None
+    assert table.view == GameCodeView("ABCE")
+
+
+def test_a_fifth_letter_that_encodes_no_golem_is_a_typo() -> None:
+    table = Table()
+    open_wheel(table)
+    view = type_code(table, "AAAAG")
+    assert view == CodeEntryView("AAAA", "G", 5, "code.error.typo")
+    table.renders(ALL_LANGUAGES)
+    assert table.session.game is None
+
+
+def test_restore_keeps_the_level_and_rules_settings() -> None:
+    table = Table(store=MemoryStore(settings={"level": "master", "rules": "alchymisti"}))
+    open_wheel(table)
+    type_code(table, "AAAA")
+    game = table.session.game
+    assert game is not None and game.level is Level.MASTER and game.rules is Rules.ALCHYMISTI
+
+
+def test_restore_replaces_the_game_in_progress_and_keeps_its_log_apart() -> None:
+    table = Table()
+    table.choose("menu.new_game")
+    table.choose("menu.start")
+    table.press("ok")
+    table.choose("menu.experiment")
+    table.shelf("stable", "fern", "claw")
+    table.press("ok", "ok")
+    table.choose("menu.restore")
+    type_code(table, "DEMO")
+    assert table.session.history() == []
