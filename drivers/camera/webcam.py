@@ -20,6 +20,8 @@ class Webcam(Camera):
 
     def __init__(self, *, device: int | str = 0, size: tuple[int, int] | None = None,
                  timeout: float | None = 5.0, name: str | None = None) -> None:
+        if isinstance(device, str) and device.strip().isdigit():
+            device = int(device)  # "0" from a configuration file means /dev/video0, not a file
         self.device = device
         self.size = size
         self.name = name or f"webcam {device}"

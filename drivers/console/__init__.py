@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BAUDRATE = 115200
 MAX_LINE_BYTES = 512
+READ_POLL = 0.05  # the port's read timeout: how late read_line may notice its deadline
 
 
 class ConsoleError(OSError):
@@ -47,6 +48,8 @@ class LineChannel:
     def __init__(self, port: Any, *, name: str | None = None, max_line: int = MAX_LINE_BYTES,
                  newline: str = "\r\n") -> None:
         self.port = port
+        if not getattr(port, "timeout", None):  # None would block reads forever, 0 would spin
+            port.timeout = READ_POLL
         self.name = name or str(getattr(port, "port", None) or "console")
         self.max_line = max_line
         self.newline = newline
@@ -91,7 +94,8 @@ class LineChannel:
 
     def read_line(self, timeout: float | None = None) -> str | None:
         """The next line without its end, or None if none completed within ``timeout`` seconds
-        (None: wait as long as it takes). ``LineTooLong`` for an overlong line, ``ConsoleError``
+        (None: wait as long as it takes; the wait may overrun by the port's own read timeout,
+        0.05 s from ``open_console``). ``LineTooLong`` for an overlong line, ``ConsoleError``
         if the port vanished."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -100,18 +104,17 @@ class LineChannel:
                 return line
             if self._closed:
                 raise ConsoleError(f"console {self.name}: closed")
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                self.port.timeout = 0.5 if remaining is None else min(remaining, 0.5)
                 waiting = self.port.in_waiting
-                data = self.port.read(max(1, min(waiting, 4096)))
+                if waiting:
+                    data = self.port.read(min(waiting, 4096))
+                elif deadline is not None and time.monotonic() >= deadline:
+                    return None
+                else:
+                    data = self.port.read(1)  # waits at most the port's short timeout
             except Exception as exc:  # serial.SerialException is an OSError; others from pty
                 raise self._fail("read", exc) from exc
-            if data:
-                self._buffer += data
-                continue
-            if remaining is not None and remaining <= 0:
-                return None
+            self._buffer += data
 
     def write_line(self, text: str) -> None:
         """Send ``text`` and a line end; ``ConsoleError`` if the port vanished or is stuck."""
@@ -156,7 +159,7 @@ def open_console(url: str, baudrate: int = DEFAULT_BAUDRATE, *, max_line: int = 
     import serial  # type: ignore[import-untyped]
 
     try:
-        port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.1,
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=READ_POLL,
                                      write_timeout=write_timeout)
     except ValueError as exc:  # an unknown URL scheme or a bad baud rate: configuration
         raise ValueError(f"console {url}: {exc}") from exc

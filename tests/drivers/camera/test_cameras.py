@@ -129,6 +129,11 @@ def test_webcam_reads_a_video_file(tmp_path: Path) -> None:
             camera.capture()
 
 
+def test_webcam_index_from_a_configuration_string() -> None:
+    assert open_camera("webcam", device="0").device == 0
+    assert open_camera("webcam", device="/dev/video2").device == "/dev/video2"
+
+
 def test_webcam_missing_device(tmp_path: Path) -> None:
     with pytest.raises(CameraError, match="cannot open"):
         open_camera("webcam", device=str(tmp_path / "nothing.avi")).start()

@@ -109,6 +109,13 @@ def test_any_bytes_give_lines_or_line_too_long(chunks: list[bytes]) -> None:
         assert len(channel._buffer) <= 300 + 64 + 1
 
 
+def test_a_port_without_timeout_gets_a_short_one() -> None:
+    port = ChunkPort([])
+    port.timeout = None
+    LineChannel(port)
+    assert port.timeout == 0.05
+
+
 def test_write_refuses_embedded_line_breaks(loop: LineChannel) -> None:
     with pytest.raises(ValueError, match="line break"):
         loop.write_line("a\nb")
