@@ -42,6 +42,7 @@ class Table:
             enroll_faces=self.daemon.enrolled.append,
         )
         self.ui = LabUi(self.context)
+        self.ui.on_tick(self.now)
 
     # -- events ---------------------------------------------------------------------------------
 
