@@ -343,7 +343,7 @@ def config_from_dict(data: Mapping[str, object], source: str = "config") -> Conf
     return config
 
 
-def load_config(path: Path | None = None, overrides: Mapping[str, object] | None = None) -> Config:
+def load_config(path: Path | str | None = None, overrides: Mapping[str, object] | None = None) -> Config:
     """The configuration from a TOML file (``None``: the defaults) with command-line overrides applied.
 
     Overrides are ``{"section.key": value}``; a value given as text (from a command-line flag) is read
@@ -353,6 +353,7 @@ def load_config(path: Path | None = None, overrides: Mapping[str, object] | None
     data: dict[str, Any] = {}
     source = "config defaults"
     if path is not None:
+        path = Path(path)
         source = f"config {path}"
         try:
             with open(path, "rb") as file:

@@ -258,7 +258,7 @@ def _choice(cls: type, name: str) -> st.SearchStrategy[str]:
     return st.sampled_from({f.name: f for f in dataclasses.fields(cls)}[name].metadata["choices"])
 
 
-_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
+_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=20)
 _nonempty = _text.filter(bool)
 _paths = _nonempty.filter(lambda t: "\x00" not in t).map(Path)
 _pins = st.integers(0, 27)
@@ -302,3 +302,44 @@ def test_arbitrary_tables_are_refused_or_accepted_never_crash(data: dict[str, di
         config_from_dict(data)
     except ConfigError as error:
         assert str(error).startswith("config: ")
+
+
+_toml_scalars = st.one_of(st.booleans(), st.integers(-2**63, 2**63 - 1), st.floats(allow_nan=False),
+                          _text, st.lists(_text, max_size=3))
+_keys = st.sampled_from(["rules", "level", "golem", "width", "device", "luma", "tolerance", "up",
+                         "url", "state_dir", "level", "x"])
+_sections = st.sampled_from([f.name for f in dataclasses.fields(Config)] + ["other"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_sections, st.dictionaries(_keys, _toml_scalars, max_size=4), max_size=4))
+def test_fuzzed_documents_give_a_config_or_a_config_error(data: dict[str, dict[str, object]]) -> None:
+    try:
+        config = config_from_dict(data, "config fuzz.toml")
+    except ConfigError as error:
+        text = str(error)
+        assert text.startswith("config fuzz.toml: ")
+        assert "unknown" in text or "is not allowed" in text or "already used" in text
+    else:
+        assert config_from_dict(tomllib.loads(dump_config(config))) == config
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_fuzzed_files_give_a_config_or_a_config_error(tmp_path_factory: pytest.TempPathFactory,
+                                                      content: bytes) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "labkit.toml"
+    path.write_bytes(content)
+    try:
+        load_config(path)
+    except ConfigError as error:
+        assert str(error).startswith(f"config {path}: ")
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import firmware.config
+
+    result = doctest.testmod(firmware.config)
+    assert result.failed == 0 and result.attempted > 0

@@ -560,3 +560,12 @@ def test_stored_game_is_json_plain(state_dir: Path) -> None:
     connection = sqlite3.connect(state_dir / DB_NAME)
     assert json.loads(connection.execute("SELECT data FROM game").fetchone()[0]) == {"code": "A", "ü": "ß"}
     connection.close()
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import firmware.store
+
+    result = doctest.testmod(firmware.store)
+    assert result.failed == 0 and result.attempted > 0

@@ -131,3 +131,12 @@ def test_watchdog_interval_reads_the_environment(monkeypatch: pytest.MonkeyPatch
     assert watchdog_interval() == 20.0
     monkeypatch.delenv("WATCHDOG_USEC")
     assert watchdog_interval() is None
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import firmware.systemd_notify
+
+    result = doctest.testmod(firmware.systemd_notify)
+    assert result.failed == 0 and result.attempted > 0
