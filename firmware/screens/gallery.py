@@ -186,7 +186,7 @@ def contact_sheet(names: list[str], size: tuple[int, int] = MONO,
     for row, name in enumerate(names):
         for col, lang in enumerate(languages):
             image = render_view(SAMPLES[name], size, lang).convert("RGB")
-            image = image.resize((size[0] * scale, size[1] * scale), resample=Image.NEAREST)
+            image = image.resize((size[0] * scale, size[1] * scale), resample=Image.Resampling.NEAREST)
             sheet.paste(image, (col * cell_w + 2, row * cell_h + 2))
     return sheet
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 Box = tuple[int, int, int, int]
+Ink = int | tuple[int, int, int]
+"""A fill value: 0/1 on the monochrome image, an RGB triple on the colour one."""
 
 PALETTE = {
     "fg": (255, 255, 255),
@@ -55,7 +57,7 @@ class Canvas:
     def tall(self) -> bool:
         return self.image.height >= 128
 
-    def c(self, name: str) -> object:
+    def c(self, name: str) -> Ink:
         """Fill value for a palette name: the RGB colour, or lit/unlit on the monochrome screen."""
         if not self.colour:
             return 0 if name == "bg" else 1

@@ -162,12 +162,13 @@ def fit(
                 x = x1 - line_width - bbox[0]
             else:
                 x = x0 + (width - line_width) // 2 - bbox[0]
-            origins.append((x, y + index * pitch))
+            origins.append((int(x), int(y + index * pitch)))
         return Fitted(size, bold, tuple(lines), tuple(origins))
     raise TextDoesNotFit(text, box, min_size, max_lines)
 
 
-def draw_fitted(draw: ImageDraw.ImageDraw, fitted: Fitted, fill: object) -> None:
+def draw_fitted(draw: ImageDraw.ImageDraw, fitted: Fitted,
+                fill: int | tuple[int, int, int]) -> None:
     """Draw text laid out by :func:`fit`."""
     for line, origin in zip(fitted.lines, fitted.origins):
         draw.text(origin, line, font=fitted.face, fill=fill)
