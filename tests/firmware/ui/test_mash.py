@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +32,7 @@ games = st.one_of(st.none(), st.builds(GameOptions, st.sampled_from(list(Rules))
                                        st.sampled_from(list(Level)), st.booleans()))
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=int(os.environ.get("LABKIT_MASH_EXAMPLES", "120")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(games, events, st.sampled_from(("en", "ru", "pl", "sk")))
 def test_any_sequence_keeps_a_drawable_view(options: GameOptions | None, script: list[tuple],
