@@ -376,8 +376,8 @@ def render_exhibition(view: ExhibitionView, s: Screen) -> None:
         s.text("exhibition.success" if view.success else "exhibition.failure",
                (2, top + 72, s.W - 2, s.H - 2), 30, bold=True, max_lines=2, min_size=12)
     else:
-        icons.flask(s.cv, (0, top + 2, 20, top + 22), view.potion)
-        _yes_no(s, (10, top + 16, 46, s.H - 1), view.success)
+        icons.flask(s.cv, (0, top + 1, 18, top + 19), view.potion)
+        _yes_no(s, (14, top + 14, 46, s.H - 1), view.success)
         s.text("exhibition.success" if view.success else "exhibition.failure",
                (48, top, s.W - 1, s.H), 22, bold=True, max_lines=2, min_size=10)
 

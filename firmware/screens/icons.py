@@ -202,83 +202,77 @@ def aspect(cv: Canvas, centre: tuple[int, int], radius: int, colour: str,
 def golem(cv: Canvas, box: Box, chest: bool, ears: bool, alive: bool | None = None) -> None:
     """The golem: head with ears, body with a chest disc; glow and steam as reactions.
 
-    ``alive`` (animation result): True raises the arms, False draws it slumped and dim.
+    Proportions follow the box height: steam above the ears (top fifth), head, body, legs.
+    ``alive`` (animation result): True raises the arms and lights the eyes, False draws it grey.
     """
     x0, y0, x1, y1 = box
     h = y1 - y0
-    unit = max(h // 16, 1)
     cx = (x0 + x1) // 2
-    body_fill = "dim" if alive is False else "fg"
-    outline = cv.c(body_fill)
-    line = max(unit // 2, 1)
+
+    def at(fraction: float) -> int:
+        return y0 + round(h * fraction)
+
+    u = max(h // 20, 1)
+    ink = cv.c("dim" if alive is False else "fg")
+    line = max(h // 40, 1)
     # head
-    head_w, head_h = 3 * unit, 3 * unit
-    head_top = y0 + 4 * unit
-    cv.draw.rectangle((cx - head_w, head_top, cx + head_w, head_top + head_h * 2 - unit),
-                      outline=outline, width=line)
-    eye = max(unit // 2, 1)
-    eye_y = head_top + head_h - unit
-    if alive is True and cv.colour:
-        eye_fill = cv.c("gold")
-    else:
-        eye_fill = outline
-    for ex in (cx - unit - unit // 2, cx + unit + unit // 2):
-        cv.draw.rectangle((ex - eye, eye_y - eye, ex + eye, eye_y + eye), fill=eye_fill)
-    # ears
-    ear_y0, ear_y1 = head_top + unit, head_top + 3 * unit
+    head_half = max(h * 17 // 100, 3)
+    head_top, head_bottom = at(0.20), at(0.44)
+    cv.draw.rectangle((cx - head_half, head_top, cx + head_half, head_bottom), outline=ink,
+                      width=line)
+    eye = max(u // 2, 1)
+    eye_y = (head_top * 3 + head_bottom * 2) // 5
+    eye_ink = cv.c("gold") if alive is True and cv.colour else ink
+    for ex in (cx - head_half // 2, cx + head_half // 2):
+        cv.draw.rectangle((ex - eye, eye_y - eye, ex + eye, eye_y + eye), fill=eye_ink)
+    # ears, and steam rising from them
+    ear_top, ear_bottom = at(0.24), at(0.38)
+    ear_w = max(u * 3 // 2, 2)
     for side in (-1, 1):
-        ex0 = cx + side * head_w
-        ex1 = ex0 + side * unit * 3 // 2
-        cv.draw.rectangle((min(ex0, ex1), ear_y0, max(ex0, ex1), ear_y1), fill=outline)
+        inner = cx + side * (head_half + 1)
+        outer = inner + side * ear_w
+        cv.draw.rectangle((min(inner, outer), ear_top, max(inner, outer), ear_bottom), fill=ink)
         if ears:
-            steam = cv.c("fg")
-            sx = ex1 + side * unit
-            for k in range(3):
-                top = y0 + k * unit * 3 // 2
-                pts = [(sx + side * (k * unit // 2) + (unit if j % 2 else 0) * side,
-                        ear_y0 - unit - j * unit) for j in range(0, 4)]
+            for k in range(2):
+                bx = outer + side * (k * 2 * u)
+                pts = [(bx + side * (j % 2) * u, ear_top - u - j * u - k * u) for j in range(4)]
                 pts = [(x, y) for x, y in pts if y >= y0]
                 if len(pts) > 1:
-                    cv.draw.line(pts, fill=steam, width=line)
-                del top
+                    cv.draw.line(pts, fill=cv.c("fg"), width=line)
     # body
-    body_top = head_top + head_h * 2
-    body_w = 5 * unit
-    body_bottom = y1 - 4 * unit
-    cv.draw.rectangle((cx - body_w, body_top, cx + body_w, body_bottom), outline=outline,
+    body_half = max(h * 27 // 100, 5)
+    body_top, body_bottom = at(0.46), at(0.82)
+    cv.draw.rectangle((cx - body_half, body_top, cx + body_half, body_bottom), outline=ink,
                       width=line)
     # arms
-    arm_w = 2 * unit
+    arm_w = max(u * 2, 2)
     for side in (-1, 1):
-        ax0 = cx + side * (body_w + unit // 2)
-        ax1 = ax0 + side * arm_w
+        inner = cx + side * (body_half + 1 + line)
+        outer = inner + side * arm_w
         if alive is True:
-            cv.draw.rectangle((min(ax0, ax1), body_top - 4 * unit, max(ax0, ax1),
-                               body_top + 3 * unit), fill=outline)
+            top, bottom = at(0.24), at(0.62)
         else:
-            cv.draw.rectangle((min(ax0, ax1), body_top + unit, max(ax0, ax1),
-                               body_bottom - unit), fill=outline)
+            top, bottom = body_top + u, at(0.74)
+        cv.draw.rectangle((min(inner, outer), top, max(inner, outer), bottom), fill=ink)
     # legs
     for side in (-1, 1):
-        lx0 = cx + side * unit
-        lx1 = cx + side * 4 * unit
-        cv.draw.rectangle((min(lx0, lx1), body_bottom + 1, max(lx0, lx1), y1 - 1), fill=outline)
+        inner = cx + side * max(u, 1)
+        outer = cx + side * (body_half - u)
+        cv.draw.rectangle((min(inner, outer), body_bottom + 1, max(inner, outer), y1 - 1),
+                          fill=ink)
     # chest
     cy = (body_top + body_bottom) // 2
-    r = max(2 * unit, 3)
+    r = max(h * 9 // 100, 3)
     if chest:
         glow = cv.c("gold")
         cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=glow)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-            reach = r + unit * 3 // 2 if dx and dy else r + 2 * unit
-            start = r + max(unit // 2, 1)
-            if dx and dy:
-                reach = reach * 7 // 10
-                start = start * 7 // 10 + 1
-            cv.draw.line((cx + dx * start, cy + dy * start, cx + dx * reach, cy + dy * reach),
-                         fill=glow, width=line)
+        reach = r + max(u * 3 // 2, 2)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if body_half > reach:
+                cv.draw.line((cx + dx * (r + 1), cy + dy * (r + 1), cx + dx * reach,
+                              cy + dy * reach), fill=glow, width=line)
     else:
-        cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=outline, width=line)
+        cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=line)
 
 
 def cards(cv: Canvas, box: Box, count: int, status: str) -> None:
