@@ -41,18 +41,6 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-@pytest.fixture(scope="module")
-def expected_errors() -> ExpectedErrors:
-    """tests/conftest.py reads ``expected_errors`` after a function-scoped one is torn down; a
-    module-scoped one, emptied before each test, outlives that check."""
-    return ExpectedErrors()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_expected_errors(expected_errors: ExpectedErrors) -> None:
-    expected_errors.patterns.clear()
-
-
 @pytest.fixture
 def state_dir(tmp_path: Path) -> Path:
     return tmp_path / "state"
