@@ -73,8 +73,11 @@ SETTINGS = (
 
 SAMPLES: dict[str, object] = {
     "menu": MenuView("menu.title", MAIN_MENU, selected=5),
-    "menu_new_game": MenuView("newgame.title", ("newgame.rules", "newgame.level", "newgame.golem",
-                                                "menu.start"), selected=0),
+    "new_game": SettingsView((SettingItem("newgame.rules", "rules.base"),
+                              SettingItem("newgame.level", "level.apprentice"),
+                              SettingItem("newgame.golem", "value.off"),
+                              SettingItem("menu.start", Raw("›"))), selected=3,
+                             title="newgame.title"),
     "settings": SettingsView(SETTINGS, selected=1),
     "message_camera": MessageView("error.camera_missing"),
     "message_storage": MessageView("error.storage_full", title="info.title", error=False),
