@@ -30,6 +30,7 @@ import sqlite3
 import stat
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ __all__ = [
     "StorageError",
     "Store",
     "StoredGame",
+    "memory_copy",
 ]
 
 log = logging.getLogger(__name__)
@@ -523,3 +525,37 @@ class GameStore:
     def __repr__(self) -> str:
         state = "closed" if self._conn is None else ("a game" if self._has_game else "no game")
         return f"<GameStore {self.path} ({state})>"
+
+
+def memory_copy(state_dir: Path | str, notice: str | None = None) -> MemoryStore:
+    """A :class:`MemoryStore` holding whatever can still be read from ``state_dir`` without writing.
+
+    For going on in memory when :meth:`GameStore.open` raised :class:`StorageError` (say the SD card
+    was remounted read-only): the game in progress and the settings stay visible. Nothing readable
+    (no file, unreadable, damaged) gives an empty memory store; this function never raises.
+    """
+    path = Path(state_dir) / DB_NAME
+    empty = MemoryStore(notice=notice)
+    if not path.is_file():
+        return empty
+    quoted = urllib.parse.quote(str(path.resolve()))
+    # mode=ro still reads the WAL; immutable=1 also works where no -shm file can be created
+    for options in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            connection = sqlite3.connect(f"file:{quoted}?{options}", uri=True, timeout=1)
+        except sqlite3.Error:
+            continue
+        try:
+            if connection.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                return empty
+            row = connection.execute("SELECT data FROM game WHERE id = 1").fetchone()
+            entries = [r[0] for r in connection.execute("SELECT data FROM log ORDER BY seq")]
+            settings = {k: json.loads(v) for k, v in connection.execute("SELECT key, value FROM settings")}
+            game = None if row is None else json.loads(row[0])
+            log_entries = [json.loads(text) for text in entries] if game is not None else []
+            return MemoryStore(game, log_entries, settings, notice)
+        except (sqlite3.Error, ValueError, TypeError) as error:
+            log.warning("cannot read %s (%s): %s", path, options, error)
+        finally:
+            connection.close()
+    return empty

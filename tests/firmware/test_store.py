@@ -31,6 +31,7 @@ from firmware.store import (
     StorageError,
     Store,
     StoredGame,
+    memory_copy,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -478,6 +479,19 @@ def test_real_read_only_filesystem(small_tmpfs: Path) -> None:
         f"cannot create the state directory: the state directory is read-only ({small_tmpfs}/other)")
 
 
+def test_memory_copy_of_a_read_only_state_dir(small_tmpfs: Path) -> None:
+    with GameStore.open(small_tmpfs / "state") as store:
+        store.save_game({"code": "A"})
+        store.append({"n": 0})
+        store.settings.set("language", "pl")
+    subprocess.run(["mount", "-o", "remount,ro", str(small_tmpfs)], check=True)
+    memory = memory_copy(small_tmpfs / "state", notice="read-only")
+    assert memory.load() == StoredGame({"code": "A"}, [{"n": 0}])
+    assert memory.settings.get("language") == "pl" and memory.notice == "read-only"
+    memory.append({"n": 1})
+    assert memory.load() == StoredGame({"code": "A"}, [{"n": 0}, {"n": 1}])
+
+
 # -- SIGKILL between writes ------------------------------------------------------------------------
 
 _WRITER = textwrap.dedent("""
@@ -540,6 +554,27 @@ def test_sigkill_between_writes_leaves_the_game_and_a_prefix_of_its_log(state_di
 @pytest.mark.slow
 def test_sigkill_between_writes_many_times(state_dir: Path) -> None:
     kill_loop(state_dir, rounds=300, seed=2)
+
+
+def test_memory_copy_reads_without_writing(state_dir: Path) -> None:
+    with GameStore.open(state_dir) as store:
+        store.save_game({"code": "A"})
+        store.append({"n": 0})
+        # still open: the entry may sit in the WAL only, and is read from there
+        files = [state_dir / DB_NAME, state_dir / (DB_NAME + "-wal")]  # -shm holds readers' marks
+        before = [p.read_bytes() for p in files]
+        memory = memory_copy(state_dir)
+        assert memory.load() == StoredGame({"code": "A"}, [{"n": 0}])
+        assert [p.read_bytes() for p in files] == before
+
+
+@pytest.mark.parametrize("damage", [damage_garbage, damage_schema_version])
+def test_memory_copy_of_nothing_readable_is_empty(state_dir: Path, damage: Any) -> None:
+    assert memory_copy(state_dir / "missing", notice="n").load() is None
+    make_game(state_dir, 2)
+    damage(state_dir / DB_NAME)
+    memory = memory_copy(state_dir, notice="disk trouble")
+    assert memory.load() is None and memory.notice == "disk trouble"
 
 
 def test_stored_game_is_json_plain(state_dir: Path) -> None:
