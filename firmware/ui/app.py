@@ -18,6 +18,7 @@ from firmware.screens.text import Raw, Text, TextDoesNotFit, msg
 from firmware.screens.views import IdleView, MessageView
 from firmware.store import StorageError
 from firmware.ui.base import ButtonPress, Shelf, UiContext
+from firmware.ui.game import code_error_text
 from firmware.ui.steps import MessageStep, ScanStep, Step
 
 log = logging.getLogger(__name__)
@@ -45,15 +46,6 @@ def idle_offset(minute: int) -> tuple[int, int]:
     if minute == 0:
         return (0, 0)
     return ((minute * 5) % 17 - 8, (minute * 11) % 13 - 6)
-
-
-def code_error_text(error: LabkitError) -> Text:
-    """The screen text for a refused game code."""
-    if error.kind == "unsupported_code":
-        return "code.error.new_app"
-    if "characters" in error.message:
-        return "code.error.length"
-    return "code.error.typo"
 
 
 class LabUi:

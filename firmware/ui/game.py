@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import TYPE_CHECKING
 
-from engine import LabkitError, Level, Rules
+from engine import LabkitError, Level, Rules, decode_code
 from firmware.screens.text import Raw, Text
 from firmware.screens.views import CodeEntryView, GameCodeView, SettingItem, SettingsView
 from firmware.session import GameOptions
@@ -33,6 +33,15 @@ def stored_rules(ui: LabUi) -> Rules:
     """The rules last chosen for a new game, else the configured default."""
     value = ui.setting("rules", ui.context.default_options.rules.value)
     return next((rules for rules in Rules if rules.value == value), ui.context.default_options.rules)
+
+
+def code_error_text(error: LabkitError) -> Text:
+    """The screen text for a refused game code."""
+    if error.kind == "unsupported_code":
+        return "code.error.new_app"
+    if "characters" in error.message:
+        return "code.error.length"
+    return "code.error.typo"
 
 
 class CodeStep(Step):
@@ -112,8 +121,9 @@ def new_game(ui: LabUi) -> None:
 class RestoreStep(Step):
     """The letter wheel: up/down change the letter, ok takes it, back deletes the last one.
 
-    After four letters the fifth wheel starts at ✓: ok there restores a base game; a letter
-    there makes a golem game's code. A refused code says why and puts the wheel on the culprit.
+    After four letters the fifth wheel starts at ✓: ok there takes a base game's code; a letter
+    there makes a golem game's code. A refused code says why and puts the wheel on the culprit;
+    a good one asks the rules and level of the game before continuing it.
     """
 
     def __init__(self, ui: LabUi) -> None:
@@ -150,19 +160,59 @@ class RestoreStep(Step):
 
     def submit(self, code: str) -> None:
         try:
-            game = self.ui.session.restore(code, stored_rules(self.ui), stored_level(self.ui))
+            decoded = decode_code(code)
         except LabkitError as error:
             self.ui.log_action(f"code refused ({error.kind})")
-            from firmware.ui.app import code_error_text
-
             self.error = code_error_text(error)
-            if error.kind == "unsupported_code":
+            if error.kind == "unsupported_code" or len(code) == 4:
                 self.letters, self.current = code[:3], code[3]
-            elif len(code) == 5:
-                self.letters, self.current = code[:4], code[4]
             else:
-                self.letters, self.current = code[:3], code[3]
+                self.letters, self.current = code[:4], code[4]
             return
+        self.ui.push(RestoreOptionsStep(self.ui, decoded.code, decoded.golem is not None))
+
+
+class RestoreOptionsStep(Step):
+    """After a good code: the rules (base codes only) and the level of the game to continue."""
+
+    def __init__(self, ui: LabUi, code: str, golem: bool) -> None:
+        super().__init__(ui)
+        self.code, self.golem = code, golem
+        self.rules = Rules.ALCHEMISTS if golem else stored_rules(ui)
+        self.level = stored_level(ui)
+        self.selected = 0
+
+    def items(self) -> tuple[SettingItem, ...]:
+        items = (
+            SettingItem("newgame.rules", RULES_TEXT[self.rules]),
+            SettingItem("newgame.level", f"level.{self.level.value}"),
+            SettingItem("menu.start", Raw("›")),
+        )
+        return items[1:] if self.golem else items
+
+    def view(self) -> object:
+        return SettingsView(self.items(), self.selected, title="menu.restore")
+
+    def press(self, button: str) -> None:
+        count = len(self.items())
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % count
+        elif button == "back":
+            self.ui.pop()
+        elif button == "ok":
+            label = self.items()[self.selected].label
+            if label == "newgame.rules":
+                self.rules = Rules.ALCHYMISTI if self.rules is Rules.ALCHEMISTS else Rules.ALCHEMISTS
+            elif label == "newgame.level":
+                self.level = Level.MASTER if self.level is Level.APPRENTICE else Level.APPRENTICE
+            else:
+                self.start()
+
+    def start(self) -> None:
+        game = self.ui.session.restore(self.code, self.rules, self.level)
+        if not self.golem:
+            self.ui.save_setting("rules", self.rules.value)
+        self.ui.save_setting("level", self.level.value)
         self.ui.log_action("restored a game")
         self.ui.home()
         self.ui.push(CodeStep(self.ui, game.code))

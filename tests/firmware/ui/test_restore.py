@@ -6,7 +6,7 @@ import random
 import string
 
 from engine import Game, Level, Rules
-from firmware.screens.views import CodeEntryView, GameCodeView, MenuView
+from firmware.screens.views import CodeEntryView, GameCodeView, MenuView, SettingsView
 from firmware.store import MemoryStore
 from tests.firmware.ui.helpers import Table
 
@@ -28,11 +28,15 @@ def type_letter(table: Table, letter: str) -> None:
     table.press("ok")
 
 
-def type_code(table: Table, code: str) -> object:
+def type_code(table: Table, code: str, start: bool = True) -> object:
+    """Type a code; when it is accepted, confirm the rules and level (``start``)."""
     for letter in code:
         type_letter(table, letter)
     if len(code) == 4:
         type_letter(table, "✓")
+    view = table.view
+    if start and isinstance(view, SettingsView) and view.title == "menu.restore":
+        table.choose("menu.start")
     return table.view
 
 
@@ -56,6 +60,11 @@ def test_restore_a_base_game_by_the_wheel() -> None:
     assert table.view == CodeEntryView("DEMO", "✓", 5)
     table.renders(ALL_LANGUAGES)
     view = table.press("ok")
+    assert isinstance(view, SettingsView) and view.title == "menu.restore"
+    assert [item.label for item in view.items] == ["newgame.rules", "newgame.level", "menu.start"]
+    table.renders(ALL_LANGUAGES)
+    assert table.session.game is None
+    view = table.choose("menu.start")
     assert view == GameCodeView("DEMO")
     game = table.session.game
     assert game is not None and game.code == "DEMO" and not game.is_golem_game
@@ -92,7 +101,8 @@ def test_a_newer_official_code_is_refused_with_the_reason() -> None:
     table.press("down")  # the error goes with the next press; fix the letter
     assert table.view == CodeEntryView("ABC", "E", 4)
     table.press("ok")
-    assert type_letter(table, "✓") is None
+    type_letter(table, "✓")
+    table.choose("menu.start")
     assert table.view == GameCodeView("ABCE")
 
 
@@ -105,12 +115,39 @@ def test_a_fifth_letter_that_encodes_no_golem_is_a_typo() -> None:
     assert table.session.game is None
 
 
-def test_restore_keeps_the_level_and_rules_settings() -> None:
+def test_restore_starts_from_the_level_and_rules_settings() -> None:
     table = Table(store=MemoryStore(settings={"level": "master", "rules": "alchymisti"}))
     open_wheel(table)
     type_code(table, "AAAA")
     game = table.session.game
     assert game is not None and game.level is Level.MASTER and game.rules is Rules.ALCHYMISTI
+
+
+def test_restore_asks_rules_and_level_and_back_returns_to_the_wheel() -> None:
+    store = MemoryStore()
+    table = Table(store=store)
+    open_wheel(table)
+    type_code(table, "AAAA", start=False)
+    table.choose("newgame.rules")
+    table.choose("newgame.level")
+    assert table.press("back") == CodeEntryView("AAAA", "✓", 5)
+    table.press("ok")
+    view = table.view
+    assert [item.value for item in view.items][:2] == ["rules.base", "level.apprentice"]  # type: ignore[attr-defined]
+    table.choose("newgame.rules")
+    table.choose("newgame.level")
+    table.choose("menu.start")
+    game = table.session.game
+    assert game is not None and game.level is Level.MASTER and game.rules is Rules.ALCHYMISTI
+    assert store.settings.get("rules") == "alchymisti" and store.settings.get("level") == "master"
+
+
+def test_a_golem_code_asks_only_the_level() -> None:
+    code = Game.new(golem=True, rng=random.Random(3)).code
+    table = Table()
+    open_wheel(table)
+    view = type_code(table, code, start=False)
+    assert [item.label for item in view.items] == ["newgame.level", "menu.start"]  # type: ignore[attr-defined]
 
 
 def test_restore_replaces_the_game_in_progress_and_keeps_its_log_apart() -> None:
