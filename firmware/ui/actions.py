@@ -104,7 +104,8 @@ def debunk(ui: LabUi) -> None:
     elif game.level is Level.MASTER:
         def pair_chosen(pair: tuple[str, ...]) -> None:
             def potion_chosen(potion: str) -> None:
-                reply = ui.ask(DebunkPair(*map(parse_ingredient, pair), parse_potion(potion)))
+                first, second = map(parse_ingredient, pair)
+                reply = ui.ask(DebunkPair(first, second, parse_potion(potion)))
                 if reply is not None:
                     ui.show_result(DebunkYesNoView(potion, bool(reply["makes"])))
 

@@ -139,12 +139,17 @@ class CalibrationStep(Step):
             self.index += 1
             return
         faces = dict(self.faces)
-        failed = self.ui._call("enroll_faces", lambda: self.ui.context.enroll_faces(faces) or True)
-        self.ui.log_action("cards enrolled" if failed else "card enrolment failed")
+
+        def enroll() -> bool:
+            self.ui.context.enroll_faces(faces)
+            return True
+
+        enrolled = self.ui._call("enroll_faces", enroll) is True
+        self.ui.log_action("cards enrolled" if enrolled else "card enrolment failed")
         self.ui.pop()
-        text = "calib.ok" if failed else "calib.fail"
+        text = "calib.ok" if enrolled else "calib.fail"
         self.ui.push(MessageStep(self.ui, MessageView(text, title="settings.calibrate",
-                                                     error=not failed)))
+                                                     error=not enrolled)))
 
 
 def settings(ui: LabUi) -> None:
