@@ -559,7 +559,7 @@ def render_calibration(view: CalibrationView, s: Screen) -> None:
     bottom = s.hint("calib.hint")
     name = Msg(f"ingredient.{view.ingredient}")
     if view.step == "lay":
-        icon_box = (2, top + 2, 30 if not s.tall else 50, bottom - 1)
+        icon_box = (4, top + 4, 30 if not s.tall else 44, bottom - 3)
         icons.cards(s.cv, icon_box, 1, "nothing")
         s.text(Msg("calib.lay", (("ingredient", name),)), (icon_box[2] + 2, top, s.W - 2, bottom),
                18 if s.tall else 12, max_lines=3)

@@ -281,6 +281,12 @@ def cards(cv: Canvas, box: Box, count: int, status: str) -> None:
     h = y1 - y0
     w = h * 2 // 3
     gap = max(w // 4, 3)
+    if count * w + (count - 1) * gap > x1 - x0:
+        # width-limited: shrink the cards and centre them vertically
+        w = (x1 - x0 - (count - 1) * gap) // count
+        h = w * 3 // 2
+        y0 = (y0 + y1 - h) // 2
+        y1 = y0 + h
     total = count * w + (count - 1) * gap
     left = (x0 + x1 - total) // 2
     for k in range(count):
