@@ -110,6 +110,7 @@ class NewGameStep(Step):
         game = self.ui.session.new_game(GameOptions(self.rules, self.level, self.golem))
         self.ui.log_action("new game")
         self.ui.home()
+        self.ui.home_menu.reset()
         self.ui.push(CodeStep(self.ui, game.code))
         self.ui.check_problem()
 
@@ -215,6 +216,7 @@ class RestoreOptionsStep(Step):
         self.ui.save_setting("level", self.level.value)
         self.ui.log_action("restored a game")
         self.ui.home()
+        self.ui.home_menu.reset()
         self.ui.push(CodeStep(self.ui, game.code))
         self.ui.check_problem()
 

@@ -83,7 +83,10 @@ class ResultStep(Step):
 
 
 class MenuStep(Step):
-    """A list of actions: up/down select, ok runs, back pops."""
+    """A list of actions: up/down select, ok runs, back pops.
+
+    The highlight follows its line when the list changes (a game started, a golem game).
+    """
 
     def __init__(self, ui: LabUi, title: Text,
                  entries: Callable[[], list[tuple[Text, Callable[[], None]]]]) -> None:
@@ -91,9 +94,17 @@ class MenuStep(Step):
         self.title = title
         self.entries = entries
         self.selected = 0
+        self.current: Text | None = None
+
+    def reset(self) -> None:
+        """Highlight the first line again."""
+        self.selected, self.current = 0, None
 
     def _entries(self) -> list[tuple[Text, Callable[[], None]]]:
         entries = self.entries()
+        texts = [text for text, _ in entries]
+        if self.current in texts:
+            self.selected = texts.index(self.current)
         self.selected = min(self.selected, max(len(entries) - 1, 0))
         return entries
 
@@ -103,10 +114,9 @@ class MenuStep(Step):
 
     def press(self, button: str) -> None:
         entries = self._entries()
-        if button == "up":
-            self.selected = (self.selected - 1) % len(entries)
-        elif button == "down":
-            self.selected = (self.selected + 1) % len(entries)
+        if button in ("up", "down"):
+            self.selected = (self.selected + (1 if button == "down" else -1)) % len(entries)
+            self.current = entries[self.selected][0]
         elif button == "ok":
             entries[self.selected][1]()
         elif button == "back":
