@@ -62,6 +62,7 @@ class LabUi:
         self.pressed: set[str] = set()
         self._swallowed: set[str] = set()
         self.camera_fault: str | None = None
+        self.storage_fault: str | None = None
         self._problem_shown: str | None = None
         self.home_menu = HomeMenu(self)
         self.stack: list[Step] = [self.home_menu]
@@ -133,9 +134,12 @@ class LabUi:
                               for step in self.stack]
                 self.wake()
                 self.message("error.camera_missing")
-        elif part == "storage" and message:
-            self.wake()
-            self.message("error.storage_full", title="info.title", error=False)
+        elif part == "storage":
+            was = self.storage_fault
+            self.storage_fault = message
+            if message and not was:
+                self.wake()
+                self.message("error.storage_full", title="info.title", error=False)
 
     def cards_wanted(self) -> int:
         if self.camera_fault:

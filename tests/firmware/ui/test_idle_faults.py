@@ -115,6 +115,7 @@ def test_a_storage_fault_is_shown_over_the_flow() -> None:
     table.fault("storage", "disk full")
     assert table.view == MessageView("error.storage_full", title="info.title", error=False)
     table.renders(ALL_LANGUAGES)
+    table.fault("storage", "disk still full")
     assert table.press("ok") == ScanConfirmView(("fern", "toad"))
     assert isinstance(table.press("ok"), PotionView)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,8 +37,10 @@ games = st.one_of(st.none(), st.builds(GameOptions, st.sampled_from(list(Rules))
 @settings(max_examples=int(os.environ.get("LABKIT_MASH_EXAMPLES", "120")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(games, events, st.sampled_from(("en", "ru", "pl", "sk")))
-def test_any_sequence_keeps_a_drawable_view(options: GameOptions | None, script: list[tuple],
+def test_any_sequence_keeps_a_drawable_view(caplog: pytest.LogCaptureFixture,
+                                            options: GameOptions | None, script: list[tuple],
                                             language: str) -> None:
+    caplog.clear()
     table = Table(idle=120.0)
     table.store.settings.set("language", language)
     if options is not None:
@@ -61,3 +65,8 @@ def test_any_sequence_keeps_a_drawable_view(options: GameOptions | None, script:
         assert 0 <= table.ui.brightness() <= 255
     for size in (MONO, COLOUR):
         render_view(table.view, size, table.ui.language())
+    logged = caplog.text.lower()
+    assert not any(name in logged for name in INGREDIENTS), "an ingredient went to the log"
+    if table.session.game is not None:
+        code = table.session.game.code
+        assert not re.search(rf"\b{code}\b", caplog.text), "the game code went to the log"
