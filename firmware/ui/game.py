@@ -18,9 +18,7 @@ LETTERS = string.ascii_uppercase
 FINISH = "✓"
 """On the fifth letter's wheel: finish with four letters (a base game)."""
 
-RULES_TEXT: dict[Rules, Text] = {Rules.ALCHEMISTS: "rules.base", Rules.ALCHYMISTI: Raw("Alchymisti")}
-"""The variant is named by its own (Czech) title in every language: the Slovak catalogue's
-"Alchymisti (variant)" is too wide for the value column of the settings list."""
+RULES_TEXT: dict[Rules, Text] = {Rules.ALCHEMISTS: "rules.base", Rules.ALCHYMISTI: "rules.variant"}
 
 
 def stored_level(ui: LabUi) -> Level:
