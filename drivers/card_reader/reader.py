@@ -63,6 +63,21 @@ class FrameReading:
                            "confidence": round(c.confidence, 3)} for c in self.cards]}
 
 
+#: block side for the local correlation
+BLOCK = 6
+
+
+def _blocks(t: np.ndarray) -> np.ndarray:
+    """BLOCK x BLOCK tiles of a thumbnail, each channel zero-mean and unit-norm: B x (3 * BLOCK**2)."""
+    h, w = t.shape[0] // BLOCK, t.shape[1] // BLOCK
+    b = t[:h * BLOCK, :w * BLOCK].reshape(h, BLOCK, w, BLOCK, 3).transpose(0, 2, 4, 1, 3)
+    b = b.reshape(h * w, 3, BLOCK * BLOCK).astype(np.float32)
+    b = b - b.mean(axis=2, keepdims=True)
+    sd = np.sqrt((b ** 2).mean(axis=2, keepdims=True))
+    b = b / np.maximum(sd, 2.0)                                 # a flat block stays near zero
+    return b.reshape(h * w, -1) / np.sqrt(3 * BLOCK * BLOCK)
+
+
 def _thumb(canon: np.ndarray) -> np.ndarray:
     t = cv2.resize(canon, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(t.astype(np.float32), (3, 3), 0.7)
@@ -92,10 +107,25 @@ class _Matcher:
         if self.frame_px.sum() < 40:
             self.frame_px[:] = False
         self.ref = thumbs.reshape(n, -1, 3).transpose(2, 0, 1).copy()                  # 3 x N x P
+        self.log_ref = np.log1p(thumbs.reshape(n, -1, 3))                              # N x P x 3
         self.ref_frame_mean = thumbs.reshape(n, -1, 3)[:, self.frame_px, :].mean(axis=(0, 1)) \
             if self.frame_px.any() else None
         self.frame_template = thumbs.mean(axis=0).reshape(-1, 3)                        # P x 3
         self.n = n
+        self.ref_blocks = np.stack([_blocks(t) for t in thumbs])                      # N x B x D
+        bw = self.weight.reshape(THUMB_H, THUMB_W)[:THUMB_H // BLOCK * BLOCK, :THUMB_W // BLOCK * BLOCK]
+        bw = bw.reshape(THUMB_H // BLOCK, BLOCK, THUMB_W // BLOCK, BLOCK).mean(axis=(1, 3)).ravel()
+        self.block_sel = bw > 0.3 if (bw > 0.3).sum() >= 6 else np.ones_like(bw, bool)
+        g = thumbs.mean(axis=(0, 3))
+        self.layout = ((g - g.mean()) / max(1e-3, float(g.std()))).ravel()          # the shared layout, grey
+
+    def layout_score(self, thumb: np.ndarray) -> float:
+        """Correlation of an upright thumbnail's grey with the mean face: is this the card's layout?"""
+        g = thumb.mean(axis=2).ravel()
+        sd = float(g.std())
+        if sd < 1e-3:
+            return 0.0
+        return float(((g - g.mean()) / sd) @ self.layout) / g.size
 
     def flatten_light(self, x: np.ndarray) -> np.ndarray:
         """Divide out a per-channel plane of light fitted on the shared frame's pixels (P x 3)."""
@@ -117,6 +147,31 @@ class _Matcher:
     def scores(self, thumb: np.ndarray) -> np.ndarray:
         """Correlation (-1..1) with each face: 2N values, as seen, then the thumbnail turned 180 degrees."""
         return np.concatenate([self.scores_upright(thumb), self.scores_upright(thumb[::-1, ::-1])])
+
+    def block_scores_upright(self, thumb: np.ndarray, trim: float = 0.25) -> np.ndarray:
+        """Local correlation with each face (N): per 6x6 block, each channel normalised on its own
+        (so a glare spot, a shadow edge or a colour cast only shifts a block's offset and gain);
+        the worst quarter of the blocks (a finger, a burnt-out glare) is left out."""
+        s = np.einsum("nbd,bd->nb", self.ref_blocks[:, self.block_sel], _blocks(thumb)[self.block_sel])
+        k = max(1, int(s.shape[1] * (1 - trim)))
+        return np.sort(s, axis=1)[:, ::-1][:, :k].mean(axis=1)
+
+    def match_upright(self, thumb: np.ndarray) -> np.ndarray:
+        """Similarity of an upright thumbnail to each face (N): local correlation minus light-corrected distance."""
+        return self.block_scores_upright(thumb) - self.distances_upright(thumb)
+
+    def distances_upright(self, thumb: np.ndarray) -> np.ndarray:
+        """Robust distance (0..1, lower is closer) of an upright thumbnail to each face (N).
+
+        The thumbnail is first brought to the faces' light by the shared frame (``flatten_light``),
+        so absolute colour and level count too (a black night sky is not a grey one); each pixel's
+        difference is truncated, so a glare spot or a finger costs a bounded amount.
+        """
+        x = thumb.reshape(-1, 3).astype(np.float32)
+        x = self.flatten_light(x)
+        d = np.abs(np.log1p(x)[None] - self.log_ref)                                # N x P x 3
+        d = np.minimum(d.mean(axis=2), 0.5)
+        return (d @ self.weight) / (0.5 * float(self.weight.sum()))
 
     def scores_upright(self, thumb: np.ndarray) -> np.ndarray:
         """Correlation (-1..1) of an upright thumbnail with each face (N).
@@ -190,7 +245,7 @@ class CardReader:
     @property
     def threshold(self) -> float:
         """Confidence a card needs to be read (from the tolerance)."""
-        return 0.8 - 0.55 * self._tolerance
+        return 0.75 - 0.5 * self._tolerance
 
     def __repr__(self) -> str:
         return f"CardReader({self.references!r}, tolerance={self._tolerance})"
@@ -231,36 +286,45 @@ class CardReader:
         return FrameReading(status, cards)
 
     def read_quad(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
-        """Best ingredient, oriented quad, confidence and raw correlation for a quad in ``small``."""
-        best: tuple[float, float, int, np.ndarray] | None = None
+        """Best ingredient, oriented quad, confidence and raw correlation for a quad in ``small``.
+
+        The shared layout (where the title strip is) decides upright or upside down first when it
+        clearly can; only faces in that orientation compete, which halves the chances of a false match.
+        """
         q = _order_quad(quad)
-        orders = [q]
+        orients = [q, np.roll(q, 2, axis=0)]                       # as found, turned 180 degrees
         sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
         if (sides[1] + sides[3]) / max(1e-6, sides[0] + sides[2]) < 1.2:   # nearly square: try sideways too
-            orders.append(np.roll(q, 1, axis=0))
-        n = self._matcher.n
-        for oq in orders:
-            canon = canonical_card(small, oq, (CANON_W // 2 * 2, CANON_H // 2 * 2))
-            s = self._matcher.scores(_thumb(canon))
-            per_ing = np.maximum(s[:n], s[n:])
-            order = np.argsort(per_ing)[::-1]
-            s1 = float(per_ing[order[0]])
-            s2 = float(per_ing[order[1]]) if n > 1 else 0.0
-            if best is None or s1 > best[0]:
-                k = int(order[0])
-                flipped = s[n + k] > s[k]
-                best = (s1, s2, k, np.roll(oq, 2, axis=0) if flipped else oq)
-        assert best is not None
-        s1, s2, k, oq = best
-        conf = self.confidence(s1, s2)
-        return self._matcher.ingredients[k], oq, conf, s1
+            orients += [np.roll(q, 1, axis=0), np.roll(q, 3, axis=0)]
+        m = self._matcher
+        thumbs = [_thumb(canonical_card(small, oq, (CANON_W, CANON_H))) for oq in orients]
+        layouts = np.array([m.layout_score(t) for t in thumbs])
+        keep = [i for i in range(len(orients)) if layouts[i] >= layouts.max() - 0.25]
+        best: tuple[float, float, int, int] | None = None
+        per = np.full((len(orients), m.n), -9.0)
+        for i in keep:
+            per[i] = m.match_upright(thumbs[i])
+        flat = per.max(axis=0)                                     # each face's best orientation
+        order = np.argsort(flat)[::-1]
+        k = int(order[0])
+        s1 = float(flat[k])
+        s2 = float(flat[order[1]]) if m.n > 1 else 0.0
+        o = int(np.argmax(per[:, k]))
+        best = (s1, s2, k, o)
+        conf = self.confidence(s1, s2, float(layouts[o]))
+        return m.ingredients[k], orients[o], conf, s1
 
     @staticmethod
-    def confidence(s1: float, s2: float) -> float:
-        """Confidence from the best and runner-up correlations: high only if both high and far apart."""
-        margin = np.clip((s1 - s2) / 0.3, 0, 1)
-        level = np.clip((s1 - 0.2) / 0.5, 0, 1)
-        return float(np.sqrt(margin * level))
+    def confidence(s1: float, s2: float, layout: float = 1.0) -> float:
+        """Confidence from the best and runner-up correlations: high only if both high and far apart.
+
+        ``layout`` (how well the card's shared frame lines up) caps it: a misfitted outline cannot
+        be trusted however well some face happens to correlate.
+        """
+        margin = np.clip((s1 - s2 - 0.2) / 0.4, 0, 1)
+        level = np.clip((s1 + 0.1) / 0.4, 0, 1)
+        frame = np.clip((layout + 0.3) / 0.3, 0, 1)
+        return float(min(np.sqrt(margin * level), frame))
 
     def _read(self, small: np.ndarray, cand: Candidate) -> tuple[str | None, np.ndarray, float]:
         ing, quad, conf, _ = self.read_quad(small, cand.quad)
