@@ -145,6 +145,19 @@ class Detector:
                 continue
             blob = np.zeros((h, w), np.uint8)
             cv2.drawContours(blob, [c], -1, 255, -1)
+            hull_area = cv2.contourArea(cv2.convexHull(c))
+            if area < 0.7 * hull_area:
+                # a card whose light frame is broken somewhere (a dim edge, a finger) leaves its
+                # dark illustration unfilled: bridge small gaps in the frame, then fill again
+                ring = cv2.bitwise_and(m, blob)
+                k = max(5, int(0.06 * math.sqrt(hull_area)) | 1)
+                ring = cv2.morphologyEx(ring, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                cs, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+                refilled = np.zeros((h, w), np.uint8)
+                cv2.drawContours(refilled, cs, -1, 255, -1)
+                if np.count_nonzero(refilled) > 1.2 * np.count_nonzero(blob):
+                    blob = refilled
+                    area = float(np.count_nonzero(blob))
             out.extend(self._split_and_fit(blob, area, card_area_min))
         return out
 
@@ -176,10 +189,11 @@ class Detector:
                   and fill >= 0.8 and spill <= 0.2)
         return Candidate(quad, fill, cut, fitted)
 
-    def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float) -> list[Candidate]:
-        w_est = math.sqrt(area / 1.4)
+    def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float, depth: int = 0) -> list[Candidate]:
+        h = blob.shape[0]
+        w_est = min(math.sqrt(area / 1.4), self.max_card_height * h / 1.4 * 0.9)
         # cut off fingers and thin bridges
-        k = max(3, int(0.4 * w_est) | 1)
+        k = max(3, int(0.38 * w_est) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel)
         parts = self._components(opened, 0.4 * card_area_min)
@@ -187,13 +201,27 @@ class Detector:
             return [Candidate(self._box(blob), 0.0, False, False)]
         out: list[Candidate] = []
         for part in parts:
-            region = part
-            cand = self._fit_region(region)
+            cand = self._fit_region(part)
             if cand is not None and cand.fitted:
                 out.append(cand)
                 continue
-            out.extend(self._split_merged(region, card_area_min) or
-                       [cand or Candidate(self._box(region), 0.0, False, False)])
+            out.extend(self._split_merged(part, card_area_min) or
+                       [cand or Candidate(self._box(part), 0.0, False, False)])
+        # whatever thick is left over (a second card the opening swallowed) is looked at too:
+        # a finger or a hand is thinner than a card and vanishes in the opening
+        fitted = [c for c in out if c.fitted]
+        if fitted and depth == 0:
+            covered = np.zeros_like(blob)
+            for c in fitted:
+                cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
+            covered = cv2.dilate(covered, np.ones((5, 5), np.uint8))
+            rest = cv2.bitwise_and(blob, cv2.bitwise_not(covered))
+            card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in fitted)
+            k2 = max(3, int(0.4 * card_w) | 1)
+            rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))
+            for piece in self._components(rest, 0.15 * card_w * card_w * 1.4):
+                more = self._split_and_fit(piece, float(np.count_nonzero(piece)), card_area_min, depth + 1)
+                out.extend(more if more else [Candidate(self._box(piece), 0.0, False, False)])
         return out
 
     def _split_merged(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
