@@ -136,7 +136,7 @@ class Detector:
         out: list[Candidate] = []
         for c in contours:
             area = cv2.contourArea(c)
-            if area < 0.4 * card_area_min:
+            if area < 0.2 * card_area_min:
                 continue
             pts = c.reshape(-1, 2)
             # a card's outline is sharp; a glare spot's or a lit patch's is soft

@@ -1,0 +1,117 @@
+"""``labkit vision``: enrol card faces and identify cards in images, as JSON lines.
+
+    labkit vision enroll FACES_DIR REFS_FILE        # FACES_DIR holds <ingredient>.png for the 8 ids
+    labkit vision identify REFS_FILE IMAGE [IMAGE ...] [--tolerance T]
+
+``identify`` prints one JSON object per image, one per line:
+``{"image": "<path as given>", "status": "ok" | "unsure" | "empty", "cards": [{"ingredient": "toad",
+"quad": [[x, y], [x, y], [x, y], [x, y]], "confidence": 0.97}]}``. ``enroll`` prints
+``{"enrolled": [...ids], "references": "<REFS_FILE>"}``. Any error prints
+``{"error": {"kind": "...", "message": "..."}}`` on stdout and returns 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import NoReturn
+
+import cv2
+
+from .reader import CardReader
+from .references import INGREDIENTS, ReferenceFileError, enroll, load_references, read_faces
+
+
+class CliError(Exception):
+    """An error the CLI reports as ``{"error": {"kind": kind, "message": message}}``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CliError("usage", f"{self.prog}: {message}")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="labkit vision", description="Enrol ingredient card faces; identify cards in images.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    e = sub.add_parser("enroll", help="build a reference file from FACES_DIR/<ingredient>.png")
+    e.add_argument("faces_dir")
+    e.add_argument("refs_file")
+    i = sub.add_parser("identify", help="read the cards in each image; one JSON line per image")
+    i.add_argument("refs_file")
+    i.add_argument("images", nargs="+")
+    i.add_argument("--tolerance", type=float, default=0.5, help="0 strict .. 1 lenient (default 0.5)")
+    return p
+
+
+def _emit(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def _enroll(faces_dir: str, refs_file: str) -> None:
+    if not os.path.isdir(faces_dir):
+        raise CliError("missing_faces", f"faces folder {faces_dir!r} does not exist")
+    try:
+        faces = read_faces(faces_dir, INGREDIENTS)
+    except FileNotFoundError as exc:
+        raise CliError("missing_face", str(exc)) from None
+    except ValueError as exc:
+        raise CliError("unreadable_image", str(exc)) from None
+    try:
+        refs = enroll(faces)
+    except ValueError as exc:
+        raise CliError("bad_face", str(exc)) from None
+    try:
+        refs.save(refs_file)
+    except OSError as exc:
+        raise CliError("cannot_write", f"cannot write reference file {refs_file!r}: {exc.strerror or exc}") from None
+    _emit({"enrolled": list(refs.ingredients), "references": refs_file})
+
+
+def _identify(refs_file: str, images: list[str], tolerance: float) -> None:
+    try:
+        refs = load_references(refs_file)
+    except ReferenceFileError as exc:
+        raise CliError("bad_references", str(exc)) from None
+    try:
+        reader = CardReader(refs, tolerance=tolerance)
+    except (TypeError, ValueError) as exc:
+        raise CliError("usage", str(exc)) from None
+    # check every image first, so a bad path fails before any output
+    frames = []
+    for path in images:
+        if not os.path.isfile(path):
+            raise CliError("missing_image", f"image {path!r} does not exist")
+        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CliError("unreadable_image", f"cannot read image {path!r} (not a picture OpenCV can decode)")
+        frames.append(frame)
+    for path, frame in zip(images, frames):
+        reading = reader.identify(frame)
+        _emit({"image": path, **reading.to_json()})
+
+
+def main(argv: list[str]) -> int:
+    """Run ``labkit vision`` with ``argv`` (what follows ``vision``); 0 on success, 2 on any error."""
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "enroll":
+            _enroll(args.faces_dir, args.refs_file)
+        else:
+            _identify(args.refs_file, args.images, args.tolerance)
+    except CliError as exc:
+        _emit({"error": {"kind": exc.kind, "message": exc.message}})
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

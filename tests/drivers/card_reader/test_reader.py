@@ -1,0 +1,159 @@
+"""Identification of generated scenes: upright, upside down, overlapping, occluded, unsure, empty."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pytest
+
+from drivers.card_reader import CardReader, References
+from drivers.card_reader.scenes import Conditions, Finger, Placement, Scene, compose_scene
+
+HARSH = Conditions(tilt=12, tilt_axis=30, brightness=0.7, cast=(1.1, 0.95, 0.85), uneven=0.3,
+                   blur_sigma=1.0, noise=3, jpeg=70)
+
+
+def scene(faces: dict[str, np.ndarray], placements: list[Placement], cond: Conditions | None = None,
+          seed: int = 1, size: tuple[int, int] = (640, 480)) -> Scene:
+    return compose_scene(faces, placements, None, seed, size, cond)
+
+
+def corner_error(found: tuple[tuple[float, float], ...], truth: tuple[tuple[float, float], ...]) -> float:
+    return float(np.abs(np.array(found) - np.array(truth)).max())
+
+
+def test_one_upright_card(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    s = scene(faces, [Placement("mushroom", (0.5, 0.5), 10, 0.5)])
+    r = reader.identify(s.image)
+    assert r.status == "ok"
+    assert r.ingredients == ("mushroom",)
+    card = r.cards[0]
+    assert 0.5 <= card.confidence <= 1.0
+    # the quad starts at the card's own top-left corner; it lies inside the printed edge
+    assert corner_error(card.quad, s.cards[0][1]) < 0.06 * 240
+
+
+@pytest.mark.parametrize("angle", [180, 200, 95, 265])
+def test_upside_down_and_sideways_cards(faces: dict[str, np.ndarray], reader: CardReader, angle: float) -> None:
+    s = scene(faces, [Placement("scorpion", (0.5, 0.5), angle, 0.45)], HARSH)
+    r = reader.identify(s.image)
+    assert r.status == "ok" and r.ingredients == ("scorpion",)
+    assert corner_error(r.cards[0].quad, s.cards[0][1]) < 0.06 * 240 / 0.5 * 0.45
+
+
+def test_two_cards_apart_under_harsh_light(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    s = scene(faces, [Placement("fern", (0.28, 0.5), -15, 0.45), Placement("toad", (0.72, 0.52), 170, 0.45)], HARSH)
+    r = reader.identify(s.image)
+    assert r.status == "ok" and r.ingredients == ("fern", "toad")
+
+
+def test_two_overlapping_cards(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    # the right card's corner lies over the left card (about 5% of its area)
+    s = scene(faces, [Placement("claw", (0.33, 0.45), 5, 0.5), Placement("flower", (0.62, 0.6), -20, 0.5)])
+    r = reader.identify(s.image)
+    assert r.status == "ok" and r.ingredients == ("claw", "flower")
+
+
+def test_two_touching_cards(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    s = scene(faces, [Placement("root", (0.36, 0.5), 0, 0.45), Placement("feather", (0.6, 0.5), 180, 0.45)])
+    r = reader.identify(s.image)
+    assert r.status in ("ok", "unsure")          # never wrong
+    if r.status == "ok":
+        assert r.ingredients == ("feather", "root")
+
+
+def test_card_partly_under_a_finger(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    cond = Conditions(fingers=(Finger(0, side=1, along=0.6, depth=0.2, width=0.25),))
+    s = scene(faces, [Placement("feather", (0.5, 0.5), 30, 0.5)], cond)
+    r = reader.identify(s.image)
+    assert r.status == "ok" and r.ingredients == ("feather",)
+
+
+def test_bigger_frames_read_the_same(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    s = scene(faces, [Placement("toad", (0.5, 0.5), 200, 0.5)], size=(1920, 1080))
+    r = reader.identify(s.image)
+    assert r.status == "ok" and r.ingredients == ("toad",)
+    assert corner_error(r.cards[0].quad, s.cards[0][1]) < 0.06 * 1080
+
+
+def test_empty_shelf(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    for seed in range(3):
+        r = reader.identify(scene(faces, [], Conditions(glare=(0.4, 0.5, 0.1, 0.7)), seed=seed).image)
+        assert r.status == "empty" and r.cards == []
+
+
+def test_card_cut_off_by_the_frame_edge_is_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    s = scene(faces, [Placement("fern", (0.04, 0.5), 30, 0.55)])
+    r = reader.identify(s.image)
+    assert r.status == "unsure"
+    assert all(c.ingredient is None for c in r.cards)
+
+
+def test_card_mostly_covered_is_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    cond = Conditions(fingers=(Finger(0, side=1, along=0.5, depth=0.8, width=0.65),))
+    s = scene(faces, [Placement("claw", (0.5, 0.5), 0, 0.5)], cond)
+    assert reader.identify(s.image).status == "unsure"
+
+
+def test_heavily_overlapping_cards_are_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    s = scene(faces, [Placement("claw", (0.42, 0.5), 0, 0.5), Placement("mushroom", (0.55, 0.55), 25, 0.5)])
+    assert reader.identify(s.image).status == "unsure"
+
+
+def test_unknown_card_is_not_named(faces: dict[str, np.ndarray]) -> None:
+    # a reader that knows only three faces meets a fourth: unsure, never one of the three
+    reader = CardReader(References({k: v for k, v in _refs_of(faces, ["fern", "claw", "root"]).items()}))
+    s = scene(faces, [Placement("flower", (0.5, 0.5), 0, 0.5)])
+    r = reader.identify(s.image)
+    assert r.status == "unsure"
+
+
+def _refs_of(faces: dict[str, np.ndarray], ids: list[str]) -> dict[str, np.ndarray]:
+    from drivers.card_reader import enroll
+
+    return enroll({i: faces[i] for i in ids}).faces
+
+
+def test_tolerance_trades_unsure_for_ok(faces: dict[str, np.ndarray], references: References) -> None:
+    cond = Conditions(fingers=(Finger(0, side=2, along=0.5, depth=0.3, width=0.3),), blur_sigma=1.5, noise=5)
+    s = scene(faces, [Placement("mushroom", (0.5, 0.5), 10, 0.4)], cond)
+    strict, lenient = CardReader(references, 0.0), CardReader(references, 1.0)
+    assert strict.threshold > lenient.threshold
+    conf = lenient.identify(s.image).cards[0].confidence
+    assert (strict.identify(s.image).status == "ok") <= (conf >= strict.threshold)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [None, "frame", np.zeros((480, 640), np.uint8), np.zeros((480, 640, 3), np.float64),
+     np.zeros((480, 640, 4), np.uint8), np.zeros((3, 3, 3), np.uint8), np.zeros((0, 0, 3), np.uint8)],
+)
+def test_bad_frames_read_unsure_with_a_warning(reader: CardReader, frame: object,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        r = reader.identify(frame)  # type: ignore[arg-type]
+    assert r.status == "unsure" and r.cards == []
+    assert any(rec.levelno == logging.WARNING and "unusable frame" in rec.getMessage() for rec in caplog.records)
+
+
+def test_garbage_pixels_never_raise(reader: CardReader) -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        frame = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
+        assert reader.identify(frame).status in ("ok", "unsure", "empty")
+    assert reader.identify(np.full((480, 640, 3), 255, np.uint8)).status == "empty"
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "high", None, True])
+def test_tolerance_must_be_in_range(references: References, bad: object) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        CardReader(references, tolerance=bad)  # type: ignore[arg-type]
+    reader = CardReader(references)
+    with pytest.raises((TypeError, ValueError)):
+        reader.tolerance = bad  # type: ignore[assignment]
+
+
+def test_reader_needs_references() -> None:
+    with pytest.raises(TypeError):
+        CardReader({"fern": np.zeros((140, 100, 3), np.uint8)})  # type: ignore[arg-type]
