@@ -105,6 +105,15 @@ def _angles_ok(q: np.ndarray, max_dev: float = 30.0) -> bool:
     return True
 
 
+def _iou(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> float:
+    ma = np.zeros(shape, np.uint8)
+    mb = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(ma, np.round(a).astype(np.int32), 1)
+    cv2.fillConvexPoly(mb, np.round(b).astype(np.int32), 1)
+    inter = int(np.count_nonzero(ma & mb))
+    return inter / max(1, int(np.count_nonzero(ma | mb)))
+
+
 class Detector:
     """Card candidates in a BGR work image (about 240 px high)."""
 
@@ -224,8 +233,68 @@ class Detector:
                 out.extend(more if more else [Candidate(self._box(piece), 0.0, False, False)])
         return out
 
+    def _split_at_notches(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
+        """Cards merged into one blob: cut its outline at the notches where two outlines cross.
+
+        Two overlapping or touching cards make an outline with a notch (a reflex corner) on each
+        side of the contact; between two notches the outline belongs to one card, usually with
+        three of its corners, which fixes its quad.
+        """
+        h, w = region.shape
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return []
+        c = max(contours, key=cv2.contourArea)
+        area = cv2.contourArea(c)
+        hull = cv2.convexHull(c, returnPoints=False)
+        if hull is None or len(hull) < 4:
+            return []
+        try:
+            defects = cv2.convexityDefects(c, np.sort(hull.ravel()).reshape(-1, 1))
+        except cv2.error:
+            return []
+        if defects is None:
+            return []
+        deep = sorted(int(d[2]) for d in defects.reshape(-1, 4) if d[3] / 256.0 > 0.05 * math.sqrt(area))
+        if len(deep) < 2:
+            return []
+        pts = c.reshape(-1, 2)
+        cands: list[Candidate] = []
+        for i, start in enumerate(deep):
+            end = deep[(i + 1) % len(deep)]
+            chain = pts[start:end + 1] if end > start else np.concatenate([pts[start:], pts[:end + 1]])
+            if len(chain) < 20:
+                continue
+            box = _order_quad(cv2.boxPoints(cv2.minAreaRect(chain.astype(np.float32))))
+            quad = _order_quad(fit_quad(chain, box))
+            qm = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(qm, np.round(quad).astype(np.int32), 255)
+            qn = float(np.count_nonzero(qm))
+            if qn < card_area_min * 0.5:
+                continue
+            fill = float(np.count_nonzero(qm & region)) / max(1.0, qn)
+            long_side = max(float(np.linalg.norm(quad[(j + 1) % 4] - quad[j])) for j in range(4))
+            if not (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad) and fill >= 0.85
+                    and self.min_card_height * h <= long_side <= self.max_card_height * h):
+                continue
+            if any(_iou(quad, other.quad, (h, w)) > 0.5 for other in cands):
+                continue
+            cands.append(Candidate(quad, fill, False, True))
+        if len(cands) < 2:
+            return []
+        # together the cards must explain the blob
+        union = np.zeros((h, w), np.uint8)
+        for cand in cands:
+            cv2.fillConvexPoly(union, np.round(cand.quad).astype(np.int32), 255)
+        if np.count_nonzero(region & ~union) > 0.12 * np.count_nonzero(region):
+            return []
+        return cands
+
     def _split_merged(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
-        """Cards merged into one blob: split by the distance transform's peaks, fit each part."""
+        """Cards merged into one blob: cut at the outline's notches, else split by the distance peaks."""
+        by_notches = self._split_at_notches(region, card_area_min)
+        if by_notches:
+            return by_notches
         dist = cv2.distanceTransform(region, cv2.DIST_L2, 5)
         peak = float(dist.max())
         for frac in (0.9, 0.8, 0.7, 0.6):

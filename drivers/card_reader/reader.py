@@ -261,8 +261,11 @@ class CardReader:
             return FrameReading("unsure")
         try:
             return self._identify(img)
-        except (cv2.error, np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+        except (cv2.error, np.linalg.LinAlgError, FloatingPointError) as exc:
             log.warning("card reader: could not read frame %dx%d: %s", img.shape[1], img.shape[0], exc)
+            return FrameReading("unsure")
+        except Exception:  # a bug must not stop the camera loop; it is logged loudly
+            log.exception("card reader: internal error on a %dx%d frame", img.shape[1], img.shape[0])
             return FrameReading("unsure")
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
