@@ -121,6 +121,9 @@ class Detector:
                  edge_min: float = 0.09) -> None:
         self.min_card_height = min_card_height   # fraction of the frame height
         self.max_card_height = max_card_height
+        self.smooth_max = 0.045
+        self._detail = np.zeros((1, 1), np.float32)
+        self._contrast = 1.0
         self.edge_min = edge_min                 # boundary sharpness below which a blob is light, not a card
 
     def mask(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
@@ -137,9 +140,12 @@ class Detector:
         hi = float(gray[m > 0].mean()) if (m > 0).any() else 0.0
         if hi - lo < 25:
             return []
+        self._contrast = hi - lo
         gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
         grad = cv2.magnitude(gx, gy) / 8.0
+        gf = gray.astype(np.float32)
+        self._detail = np.abs(gf - cv2.GaussianBlur(gf, (0, 0), 2.0))
         card_area_min = (self.min_card_height * h) ** 2 / 1.4
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[Candidate] = []
@@ -167,7 +173,14 @@ class Detector:
                 if np.count_nonzero(refilled) > 1.2 * np.count_nonzero(blob):
                     blob = refilled
                     area = float(np.count_nonzero(blob))
-            out.extend(self._split_and_fit(blob, area, card_area_min))
+            found = self._split_and_fit(blob, area, card_area_min)
+            if not any(c.fitted for c in found) and self.is_smooth(blob):
+                continue                      # a glare spot or a lit patch of shelf
+            for cand in found:                 # a card reaching out of the frame is cut off
+                q = cand.quad
+                if (q[:, 0] < -2).any() or (q[:, 1] < -2).any() or (q[:, 0] > w + 1).any() or (q[:, 1] > h + 1).any():
+                    cand.cut = True
+            out.extend(found)
         return out
 
     def _fit_region(self, region: np.ndarray) -> Candidate | None:
@@ -214,8 +227,10 @@ class Detector:
             if cand is not None and cand.fitted:
                 out.append(cand)
                 continue
-            out.extend(self._split_merged(part, card_area_min) or
-                       [cand or Candidate(self._box(part), 0.0, False, False)])
+            split = self._split_merged(part, card_area_min) or self._card_and_glare(part, card_area_min)
+            if not split and self.is_smooth(part):
+                continue                      # a glare spot or a lit patch of shelf
+            out.extend(split or [cand or Candidate(self._box(part), 0.0, False, False)])
         # whatever thick is left over (a second card the opening swallowed) is looked at too:
         # a finger or a hand is thinner than a card and vanishes in the opening
         fitted = [c for c in out if c.fitted]
@@ -229,11 +244,13 @@ class Detector:
             k2 = max(3, int(0.4 * card_w) | 1)
             rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))
             for piece in self._components(rest, 0.15 * card_w * card_w * 1.4):
+                if self.is_smooth(piece):
+                    continue                  # a glare spot next to the card
                 more = self._split_and_fit(piece, float(np.count_nonzero(piece)), card_area_min, depth + 1)
                 out.extend(more if more else [Candidate(self._box(piece), 0.0, False, False)])
         return out
 
-    def _split_at_notches(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
+    def _split_at_notches(self, region: np.ndarray, card_area_min: float, need: int = 2) -> list[Candidate]:
         """Cards merged into one blob: cut its outline at the notches where two outlines cross.
 
         Two overlapping or touching cards make an outline with a notch (a reflex corner) on each
@@ -256,8 +273,10 @@ class Detector:
         if defects is None:
             return []
         deep = sorted(int(d[2]) for d in defects.reshape(-1, 4) if d[3] / 256.0 > 0.05 * math.sqrt(area))
-        if len(deep) < 2:
+        if len(deep) < need:
             return []
+        if len(deep) == 1:
+            deep = [deep[0], deep[0] + len(c) - 1]
         pts = c.reshape(-1, 2)
         cands: list[Candidate] = []
         for i, start in enumerate(deep):
@@ -280,14 +299,40 @@ class Detector:
             if any(_iou(quad, other.quad, (h, w)) > 0.5 for other in cands):
                 continue
             cands.append(Candidate(quad, fill, False, True))
-        if len(cands) < 2:
+        if len(cands) < need:
             return []
+        if need == 1:
+            return cands
         # together the cards must explain the blob
         union = np.zeros((h, w), np.uint8)
         for cand in cands:
             cv2.fillConvexPoly(union, np.round(cand.quad).astype(np.int32), 255)
         if np.count_nonzero(region & ~union) > 0.12 * np.count_nonzero(region):
             return []
+        return cands
+
+    def is_smooth(self, region: np.ndarray) -> bool:
+        """A region without fine detail: a glare spot or a lit patch of shelf, not a card."""
+        inner = cv2.erode(region, np.ones((5, 5), np.uint8)) > 0
+        if inner.sum() < 20:
+            return True
+        return float(self._detail[inner].mean()) / max(1.0, self._contrast) < self.smooth_max
+
+    def _card_and_glare(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
+        """A card merged with a glare spot: the card's quad, if what is left is smooth or thin."""
+        cands = self._split_at_notches(region, card_area_min, need=1)
+        if not cands:
+            return []
+        covered = np.zeros_like(region)
+        for c in cands:
+            cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
+        rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))
+        card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in cands)
+        k = max(3, int(0.3 * card_w) | 1)
+        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        for piece in self._components(rest, 0.1 * card_w * card_w * 1.4):
+            if not self.is_smooth(piece):
+                return []
         return cands
 
     def _split_merged(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
