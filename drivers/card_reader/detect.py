@@ -144,8 +144,8 @@ class Detector:
         gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
         grad = cv2.magnitude(gx, gy) / 8.0
-        gf = gray.astype(np.float32)
-        self._detail = np.abs(gf - cv2.GaussianBlur(gf, (0, 0), 2.0))
+        gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
+        self._detail = np.abs(gf - cv2.GaussianBlur(gf, (0, 0), 2.5))
         card_area_min = (self.min_card_height * h) ** 2 / 1.4
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[Candidate] = []
@@ -181,6 +181,18 @@ class Detector:
                 if (q[:, 0] < -2).any() or (q[:, 1] < -2).any() or (q[:, 0] > w + 1).any() or (q[:, 1] > h + 1).any():
                     cand.cut = True
             out.extend(found)
+        # unreadable blobs with far less detail than the cards found: glare, not a hidden card
+        card_detail = self._card_detail([c for c in out if c.fitted])
+        if card_detail is not None:
+            kept = []
+            for c in out:
+                if not c.fitted and not c.cut:
+                    m = np.zeros((h, w), np.uint8)
+                    cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 255)
+                    if self.is_smooth(m, card_detail):
+                        continue
+                kept.append(c)
+            out = kept
         return out
 
     def _fit_region(self, region: np.ndarray) -> Candidate | None:
@@ -223,6 +235,10 @@ class Detector:
             return [Candidate(self._box(blob), 0.0, False, False)]
         out: list[Candidate] = []
         for part in parts:
+            two = self._split_at_notches(part, card_area_min)     # cards merged into one outline?
+            if two:
+                out.extend(two)
+                continue
             cand = self._fit_region(part)
             if cand is not None and cand.fitted:
                 out.append(cand)
@@ -243,8 +259,9 @@ class Detector:
             card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in fitted)
             k2 = max(3, int(0.4 * card_w) | 1)
             rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))
+            card_detail = self._card_detail(fitted)
             for piece in self._components(rest, 0.15 * card_w * card_w * 1.4):
-                if self.is_smooth(piece):
+                if self.is_smooth(piece, card_detail):
                     continue                  # a glare spot next to the card
                 more = self._split_and_fit(piece, float(np.count_nonzero(piece)), card_area_min, depth + 1)
                 out.extend(more if more else [Candidate(self._box(piece), 0.0, False, False)])
@@ -311,12 +328,29 @@ class Detector:
             return []
         return cands
 
-    def is_smooth(self, region: np.ndarray) -> bool:
-        """A region without fine detail: a glare spot or a lit patch of shelf, not a card."""
+    def is_smooth(self, region: np.ndarray, card_detail: float | None = None) -> bool:
+        """A region without fine detail: a glare spot or a lit patch of shelf, not a card.
+
+        ``card_detail`` (the detail of cards found in the same frame) makes the test relative.
+        """
         inner = cv2.erode(region, np.ones((5, 5), np.uint8)) > 0
         if inner.sum() < 20:
             return True
-        return float(self._detail[inner].mean()) / max(1.0, self._contrast) < self.smooth_max
+        detail = float(self._detail[inner].mean())
+        limit = self.smooth_max * max(1.0, self._contrast)
+        if card_detail is not None:
+            limit = max(limit, 0.35 * card_detail)
+        return detail < limit
+
+    def _card_detail(self, cands: list[Candidate]) -> float | None:
+        vals = []
+        for c in cands:
+            m = np.zeros(self._detail.shape, np.uint8)
+            cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 1)
+            m = cv2.erode(m, np.ones((5, 5), np.uint8)) > 0
+            if m.any():
+                vals.append(float(self._detail[m].mean()))
+        return float(np.median(vals)) if vals else None
 
     def _card_and_glare(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
         """A card merged with a glare spot: the card's quad, if what is left is smooth or thin."""

@@ -214,6 +214,24 @@ class _Matcher:
         return total / max(1, used)
 
 
+def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
+    """``q`` (clockwise, short side first) with one side moved so the card gets its usual aspect."""
+    def unit(v: np.ndarray) -> np.ndarray:
+        return v / max(1e-6, float(np.linalg.norm(v)))
+
+    q0, q1, q2, q3 = (np.asarray(p, np.float64) for p in q)
+    top, bottom = float(np.linalg.norm(q1 - q0)), float(np.linalg.norm(q2 - q3))
+    left, right = float(np.linalg.norm(q3 - q0)), float(np.linalg.norm(q2 - q1))
+    out = []
+    if (left + right) / max(1e-6, top + bottom) > aspect * 1.05:       # too long: trim an end
+        out.append(np.array([q0, q1, q1 + unit(q2 - q1) * aspect * top, q0 + unit(q3 - q0) * aspect * top]))
+        out.append(np.array([q3 + unit(q0 - q3) * aspect * bottom, q2 + unit(q1 - q2) * aspect * bottom, q2, q3]))
+    elif (left + right) / max(1e-6, top + bottom) < aspect / 1.05:     # too wide: trim a side
+        out.append(np.array([q0, q0 + unit(q1 - q0) * left / aspect, q3 + unit(q2 - q3) * left / aspect, q3]))
+        out.append(np.array([q1 + unit(q0 - q1) * right / aspect, q1, q2, q2 + unit(q3 - q2) * right / aspect]))
+    return [v.astype(np.float32) for v in out]
+
+
 class CardReader:
     """Reads the ingredient cards in camera frames against enrolled references.
 
@@ -289,6 +307,21 @@ class CardReader:
         return FrameReading(status, cards)
 
     def read_quad(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
+        """Best reading of a quad, trying trimmed variants when the first reading is weak.
+
+        A glare spot, a finger or a neighbouring card can stretch one side of the outline; the
+        variants move one side back to where the card's known aspect (7:5) puts it.
+        """
+        best = self._read_oriented(small, quad)
+        if best[2] >= self.threshold:
+            return best
+        for variant in _aspect_variants(_order_quad(quad)):
+            got = self._read_oriented(small, variant)
+            if got[2] > best[2]:
+                best = got
+        return best
+
+    def _read_oriented(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best ingredient, oriented quad, confidence and raw correlation for a quad in ``small``.
 
         The shared layout (where the title strip is) decides upright or upside down first when it
