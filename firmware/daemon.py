@@ -37,6 +37,12 @@ class _ConsoleLine:
 
 
 @dataclass(frozen=True)
+class _TimedShelf:
+    shelf: Shelf
+    posted: float
+
+
+@dataclass(frozen=True)
 class _Fault:
     part: str
     message: str | None
@@ -113,6 +119,8 @@ class Daemon:
         self._display_backoff = DISPLAY_RETRY_FIRST
         self._led_on: bool | None = None
         self._ready = False
+        self._stable_posted: float | None = None
+        self.last_shelf_latency_ms: float | None = None
 
     # --- producers (any thread) ------------------------------------------------------------
 
@@ -122,7 +130,7 @@ class Daemon:
 
     def post_shelf(self, shelf: Shelf) -> None:
         """A shelf event from the camera worker."""
-        self.events.put(shelf)
+        self.events.put(_TimedShelf(shelf, time.perf_counter()))
 
     def post_fault(self, part: str, message: str | None) -> None:
         """A hardware part failed (message) or recovered (None)."""
@@ -176,8 +184,10 @@ class Daemon:
             self._guarded("button", lambda: self.ui.on_button(event, now))
             if isinstance(self.ui, FailsafeUi) and self.ui.replacement is not None:
                 self.ui = self.ui.replacement
-        elif isinstance(event, Shelf):
-            self._guarded("shelf", lambda: self.ui.on_shelf(event, now))
+        elif isinstance(event, _TimedShelf):
+            self._guarded("shelf", lambda: self.ui.on_shelf(event.shelf, now))
+            if event.shelf.kind == "stable":
+                self._stable_posted = event.posted
         elif isinstance(event, _Fault):
             self._guarded("fault", lambda: self.ui.on_fault(event.part, event.message, now))
 
@@ -231,6 +241,9 @@ class Daemon:
         self._display_backoff = DISPLAY_RETRY_FIRST
         self.shown, self.shown_brightness = view, brightness
         self.displayed_frames += 1
+        if self._stable_posted is not None:
+            self.last_shelf_latency_ms = (time.perf_counter() - self._stable_posted) * 1000
+            self._stable_posted = None
 
     def _display_failed(self, error: OSError, now: float) -> None:
         if self._display_failed_at is None:
