@@ -63,6 +63,9 @@ class FrameReading:
                            "confidence": round(c.confidence, 3)} for c in self.cards]}
 
 
+#: thumbnail detail (relative to brightness) below which a bright quad is glare, not a card
+FEATURELESS = 0.03
+
 #: block side for the local correlation
 BLOCK = 6
 
@@ -296,6 +299,9 @@ class CardReader:
         cands = self._detector.find(small)
         if not cands:
             return FrameReading("empty")
+        cands = [c for c in cands if c.cut or not self._featureless(small, c.quad)]
+        if not cands:
+            return FrameReading("empty")
         cards: list[CardSighting] = []
         status = "ok"
         for cand in cands:
@@ -305,6 +311,27 @@ class CardReader:
             if ing is None:
                 status = "unsure"
         return FrameReading(status, cards)
+
+    @staticmethod
+    def _featureless(small: np.ndarray, quad: np.ndarray) -> bool:
+        """A quad with no fine detail inside: a glare spot or a lit patch of shelf, not a card.
+
+        Every card shows at least its frame's edges and title; on the benchmark's scenes cards
+        stay above 0.05 and glare spots below 0.025 (detail relative to brightness).
+        """
+        colour = _thumb(canonical_card(small, _order_quad(quad), (CANON_W, CANON_H)))
+        t = colour.mean(axis=2)
+        # glare is white light: its bright half is nearly colourless (a finger, skin, is not)
+        bright = t >= np.median(t)
+        chroma = float((colour.max(axis=2) - colour.min(axis=2))[bright].mean()) / max(1.0, float(t[bright].mean()))
+        if chroma > 0.3:
+            return False
+        hp = np.abs(t - cv2.GaussianBlur(t, (0, 0), 1.5))
+        bh, bw = THUMB_H // BLOCK, THUMB_W // BLOCK
+        per_block = hp[:bh * BLOCK, :bw * BLOCK].reshape(bh, BLOCK, bw, BLOCK).mean(axis=(1, 3))
+        # the busiest quarter of the quad: a card half under a hand still shows its detail there
+        detail = float(np.percentile(per_block, 75)) / max(1.0, float(t.mean()))
+        return detail < FEATURELESS
 
     def read_quad(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best reading of a quad, trying trimmed variants when the first reading is weak.
