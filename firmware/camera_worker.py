@@ -95,8 +95,10 @@ class CameraWorker:
             finally:
                 self._demand -= 1
 
-    def capture_once(self) -> Any:
-        """The latest frame captured (for calibration), or None."""
+    def capture_frame(self, timeout: float = 2.0) -> Any:
+        """A frame captured after this call (for card enrolment), or None when the camera fails."""
+        if self.read_now(timeout).status == "no_camera":
+            return None
         with self._lock:
             return self.latest_frame
 

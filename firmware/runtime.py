@@ -172,15 +172,24 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
     )
 
 
-def open_reader(config: Config) -> tuple[Any, Any, str | None]:
+ENROLLED_REFERENCES = "cards.json"
+
+
+def references_path(config: Config, state_dir: Path) -> Path:
+    """Where enrolled card references live: the configured file, else the state directory."""
+    return config.reader.references or state_dir / ENROLLED_REFERENCES
+
+
+def open_reader(config: Config, state_dir: Path) -> tuple[Any, Any, str | None]:
     """The card reader and its stability watcher; a bad reference file falls back to the placeholders."""
     from drivers.card_reader import CardReader, ReferenceFileError, ShelfWatcher, load_references, placeholder_references
 
     problem = None
     references = None
-    if config.reader.references is not None:
+    path = references_path(config, state_dir)
+    if config.reader.references is not None or path.exists():
         try:
-            references = load_references(config.reader.references)
+            references = load_references(path)
         except (ReferenceFileError, OSError) as error:
             log.error("card references unusable (%s); using the placeholder faces", error)
             problem = f"card references unusable: {error}"
@@ -188,6 +197,36 @@ def open_reader(config: Config) -> tuple[Any, Any, str | None]:
         references = placeholder_references()
     reader = CardReader(references, tolerance=config.reader.tolerance)
     return reader, ShelfWatcher(required_frames=config.reader.stable_frames), problem
+
+
+class Calibration:
+    """Card enrolment for the settings menu: capture one card's face, then enrol all eight."""
+
+    def __init__(self, worker: Any, path: Path) -> None:
+        self.worker = worker
+        self.path = path
+
+    def capture_face(self) -> object | None:
+        """The upright face of the one card on the shelf, or None when there is not exactly one."""
+        from drivers.card_reader.references import canonical_card
+
+        frame = self.worker.capture_frame()
+        if frame is None:
+            return None
+        reading = self.worker.reader.identify(frame)
+        if reading.status == "empty" or len(reading.cards) != 1:
+            return None
+        return canonical_card(frame, reading.cards[0].quad)
+
+    def enroll_faces(self, faces: dict[str, object]) -> None:
+        """Build references from the captured faces, save them, and read with them from now on."""
+        from drivers.card_reader import CardReader, enroll
+
+        references = enroll(faces)  # type: ignore[arg-type]
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        references.save(self.path)
+        self.worker.reader = CardReader(references, tolerance=self.worker.reader.tolerance)
+        log.info("enrolled %d card faces", len(faces))
 
 
 def run_daemon(config: Config, options: RunOptions) -> int:
@@ -274,7 +313,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
             shelf_holder["shelf"].on_key(key)
 
     parts = open_parts(config, options, on_other_key, on_button)
-    reader, watcher, reader_problem = open_reader(config)
+    reader, watcher, reader_problem = open_reader(config, state_dir)
     def press_both(down: bool) -> None:
         for button in ("ok", "back"):
             holder["daemon"].post_button(ButtonPress(button, "press" if down else "release"))
@@ -294,11 +333,6 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     )
     reader.tolerance = context.tolerance
 
-    def set_tolerance(value: float) -> None:
-        reader.tolerance = value
-
-    context.set_tolerance = set_tolerance
-
     def post_shelf(event: Any) -> None:
         holder["daemon"].post_shelf(event)
 
@@ -307,6 +341,14 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
 
     camera_worker = CameraWorker(parts.camera, reader, watcher, post_shelf, post_fault,
                                  cards_wanted=lambda: holder["daemon"].ui.cards_wanted())
+    calibration = Calibration(camera_worker, references_path(config, state_dir))
+    context.capture_face = calibration.capture_face
+    context.enroll_faces = calibration.enroll_faces
+
+    def set_tolerance(value: float) -> None:
+        camera_worker.reader.tolerance = value
+
+    context.set_tolerance = set_tolerance
     protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options)
     console_worker = None
     if config.console.enabled and (options.console_given or not options.simulate):

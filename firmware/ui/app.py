@@ -23,6 +23,15 @@ from firmware.ui.steps import MessageStep, ScanStep, Step
 
 log = logging.getLogger(__name__)
 
+FAULT_TEXT_LIMIT = 70
+QUIET_FAULTS = ("display", "console")  # a broken screen cannot show it; the table needs no console
+
+
+def short_fault(part: str, message: str) -> str:
+    """A hardware fault in a few words that fit the screen (the full text goes to the journal)."""
+    text = f"{part}: {message}"
+    return text if len(text) <= FAULT_TEXT_LIMIT else text[: FAULT_TEXT_LIMIT - 1] + "…"
+
 BUTTONS = ("up", "down", "ok", "back")
 IDLE_SHIFT_SECONDS = 60.0
 IDLE_DIM_DIVISOR = 4
@@ -140,6 +149,9 @@ class LabUi:
             if message and not was:
                 self.wake()
                 self.message("error.storage_full", title="info.title", error=False)
+        elif message and part not in QUIET_FAULTS:
+            self.wake()
+            self.message(Raw(short_fault(part, message)))
 
     def cards_wanted(self) -> int:
         if self.camera_fault:

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).with_name("walkthrough.txt")
+SCRIPT = Path(__file__).resolve().parents[3] / "firmware" / "scripts" / "walkthrough.txt"
 
 
 def test_the_walkthrough_of_every_flow_plays_in_the_simulator(tmp_path: Path) -> None:

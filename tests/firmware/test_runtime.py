@@ -1,0 +1,127 @@
+"""The kit as ``labkit run --simulate`` builds it: real parts where a desktop has them, end to end."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from drivers.card_reader import INGREDIENTS, placeholder_references
+from firmware.config import load_config
+from firmware.runtime import Kit, RunOptions, build_kit
+from firmware.script import play_script
+from firmware.store import GameStore
+
+
+def make_kit(state: Path, **overrides: object) -> Kit:
+    config = load_config(None, {"storage.state_dir": str(state), **overrides})
+    return build_kit(config, RunOptions(simulate=True, headless=True), state)
+
+
+@pytest.fixture
+def kit(tmp_path: Path) -> Iterator[Kit]:
+    built = make_kit(tmp_path / "state")
+    built.start()
+    yield built
+    built.stop()
+
+
+def test_the_simulator_uses_replay_camera_dummy_display_and_script_buttons(kit: Kit) -> None:
+    assert type(kit.parts.camera).__name__ == "ReplayCamera"
+    assert kit.parts.display.size == (128, 64)
+    assert type(kit.parts.buttons).__name__ == "QueueButtons"
+    assert type(kit.daemon.ui).__name__ == "LabUi"
+
+
+def test_a_game_resumes_after_a_restart_in_the_middle(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    first = make_kit(state)
+    first.start()
+    try:
+        play_script(first, """
+            console restore DEMO
+            press ok
+            shelf mushroom toad
+            press ok
+            expect PotionView potion=R+
+            press ok
+        """)
+        history = first.session.history()
+    finally:
+        first.stop()
+    second = make_kit(state)
+    second.start()
+    try:
+        assert second.session.status()["code"] == "DEMO"
+        assert second.session.history() == history and history[0]["potion"] == "R+"
+        play_script(second, "expect MenuView")
+    finally:
+        second.stop()
+
+
+def test_cards_are_enrolled_from_the_shelf_and_used_after_a_restart(kit: Kit, tmp_path: Path) -> None:
+    faces = {}
+    for ingredient in INGREDIENTS:
+        kit.shelf.lay([ingredient])
+        face = kit.context.capture_face()
+        assert isinstance(face, np.ndarray) and face.ndim == 3
+        faces[ingredient] = face
+    kit.shelf.lay(["fern", "toad"])
+    assert kit.context.capture_face() is None  # two cards: not a calibration photo
+    kit.context.enroll_faces(faces)
+    saved = tmp_path / "state" / "cards.json"
+    assert saved.exists()
+    assert kit.camera_worker.reader.references is not placeholder_references()
+    assert kit.camera_worker.read_now().ingredients == ("fern", "toad")
+    kit.stop()
+    again = make_kit(tmp_path / "state")
+    try:
+        enrolled = again.camera_worker.reader.references
+        assert set(enrolled.ingredients) == set(INGREDIENTS)
+        assert enrolled.to_json() == kit.camera_worker.reader.references.to_json()
+    finally:
+        again.session.store.close()
+
+
+def test_a_damaged_reference_file_falls_back_to_the_placeholders_and_says_so(tmp_path: Path, expected_errors) -> None:
+    expected_errors.expect("card references unusable")
+    bad = tmp_path / "cards.json"
+    bad.write_text("{not json")
+    built = make_kit(tmp_path / "state", **{"reader.references": str(bad)})
+    try:
+        built.daemon.drain()
+        assert built.camera_worker.reader.references.ingredients == INGREDIENTS
+        shown = built.daemon.ui.view()
+        assert "card references unusable" in shown.text.text  # type: ignore[attr-defined]
+    finally:
+        built.session.store.close()
+
+
+def test_the_console_answers_through_the_running_daemon(kit: Kit) -> None:
+    stop = threading.Event()
+    loop = threading.Thread(target=kit.daemon.run, args=(stop,))
+    loop.start()
+    try:
+        assert kit.daemon.ask_console("new golem")["code"]
+        kit.shelf.lay(["claw"])
+        reply = kit.daemon.ask_console("golem test")
+        assert set(reply) == {"chest", "ears"}
+    finally:
+        stop.set()
+        loop.join()
+
+
+def test_storage_that_cannot_be_opened_keeps_the_game_in_memory(tmp_path: Path, expected_errors) -> None:
+    expected_errors.expect("cannot open the state directory")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    built = make_kit(blocker / "state")
+    try:
+        assert not isinstance(built.session.store, GameStore)
+        assert built.session.problem is not None
+        assert built.daemon.protocol.handle("restore DEMO")["code"] == "DEMO"
+    finally:
+        built.session.store.close()
