@@ -114,6 +114,65 @@ def _iou(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> float:
     return inter / max(1, int(np.count_nonzero(ma | mb)))
 
 
+def hough_quad(points: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
+    """A quad from the four strongest straight runs of an outline (two roughly parallel pairs).
+
+    Straight card edges collect many votes; a finger's or a glare spot's bump on the outline only a
+    few, so they cannot pull a side the way they pull a minimum-area rectangle.
+    """
+    h, w = shape
+    canvas = np.zeros((h, w), np.uint8)
+    cv2.polylines(canvas, [points.reshape(-1, 1, 2).astype(np.int32)], True, 255, 1)
+    span = float(np.ptp(points[:, 0]) + np.ptp(points[:, 1])) / 2
+    lines = cv2.HoughLines(canvas, 1, np.pi / 180, max(10, int(0.2 * span)))
+    if lines is None:
+        return None
+    picked: list[tuple[float, float]] = []
+    for rho, theta in lines.reshape(-1, 2)[:60]:
+        dup = False
+        for r2, t2 in picked:
+            dt = abs(theta - t2)
+            if dt < np.radians(12) and abs(rho - r2) < 0.15 * span:
+                dup = True
+            if abs(dt - np.pi) < np.radians(12) and abs(rho + r2) < 0.15 * span:
+                dup = True
+        if not dup:
+            picked.append((float(rho), float(theta)))
+        if len(picked) >= 8:
+            break
+    if len(picked) < 4:
+        return None
+
+    def angle_diff(a: float, b: float) -> float:
+        d = abs(a - b) % np.pi
+        return min(d, np.pi - d)
+
+    first = picked[0]
+    par = [l for l in picked[1:] if angle_diff(l[1], first[1]) < np.radians(25)]
+    perp = [l for l in picked[1:] if abs(angle_diff(l[1], first[1]) - np.pi / 2) < np.radians(25)]
+    if not par or len(perp) < 2:
+        return None
+    second = par[0]
+    p1 = perp[0]
+    p2 = next((l for l in perp[1:] if angle_diff(l[1], p1[1]) < np.radians(25)), None)
+    if p2 is None:
+        return None
+
+    def meet(a: tuple[float, float], b: tuple[float, float]) -> np.ndarray | None:
+        m = np.array([[np.cos(a[1]), np.sin(a[1])], [np.cos(b[1]), np.sin(b[1])]])
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        return np.linalg.solve(m, np.array([a[0], b[0]]))
+
+    corners = [meet(first, p1), meet(p1, second), meet(second, p2), meet(p2, first)]
+    if any(c is None for c in corners):
+        return None
+    quad = np.array(corners, np.float32)
+    if not np.isfinite(quad).all() or cv2.contourArea(quad) < 1:
+        return None
+    return _order_quad(quad)
+
+
 class Detector:
     """Card candidates in a BGR work image (about 240 px high)."""
 
@@ -203,8 +262,17 @@ class Detector:
         c = max(contours, key=cv2.contourArea)
         area = cv2.contourArea(c)
         pts = c.reshape(-1, 2)
-        box = cv2.boxPoints(cv2.minAreaRect(c))
-        quad = _order_quad(fit_quad(pts, _order_quad(box)))
+        box = _order_quad(cv2.boxPoints(cv2.minAreaRect(c)))
+        starts = [box]
+        hq = hough_quad(pts, (h, w))
+        if hq is not None:
+            starts.insert(0, hq)
+        quad = None
+        for start in starts:
+            quad = _order_quad(fit_quad(pts, start))
+            if self._plausible(quad, h):
+                break
+        assert quad is not None
         qarea = abs(cv2.contourArea(quad))
         if qarea < 1:
             return None
@@ -222,6 +290,11 @@ class Detector:
                   and self.min_card_height * h <= long_side <= self.max_card_height * h
                   and fill >= 0.8 and spill <= 0.2)
         return Candidate(quad, fill, cut, fitted)
+
+    def _plausible(self, quad: np.ndarray, h: int) -> bool:
+        long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+        return (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad)
+                and self.min_card_height * h <= long_side <= self.max_card_height * h)
 
     def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float, depth: int = 0) -> list[Candidate]:
         h = blob.shape[0]
