@@ -21,12 +21,13 @@ setup(
         "pillow>=10",
         "luma.core>=2.4",
         "luma.oled>=3.12",
-        "luma.emulator>=1.5",
         "gpiozero>=2.0",
         "pyserial>=3.5",
     ],
     extras_require={
-        "test": ["pytest>=8", "hypothesis>=6.100", "mypy>=1.10", "scikit-image>=0.22"],
+        # luma.emulator's pygame windows are for desktops only: the Pi needs none of it.
+        "desktop": ["luma.emulator>=1.5"],
+        "test": ["pytest>=8", "hypothesis>=6.100", "mypy>=1.10", "scikit-image>=0.22", "luma.emulator>=1.5"],
         "pi": ["rpi-lgpio>=0.6"],
     },
     entry_points={"console_scripts": ["labkit = firmware.cli:main"]},

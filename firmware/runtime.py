@@ -22,7 +22,7 @@ from firmware import systemd_notify
 from firmware.config import Config
 from firmware.daemon import Daemon
 from firmware.session import GameOptions, GameSession
-from firmware.store import GameStore, MemoryStore, StorageError, Store
+from firmware.store import GameStore, StorageError, Store, memory_copy
 from firmware.ui.base import ButtonPress, UiContext
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def open_store(state_dir: Path) -> Store:
         return GameStore.open(state_dir)
     except StorageError as error:
         log.error("cannot open the state directory (%s); the game is kept in memory", error)
-        return MemoryStore(notice=f"storage unavailable ({error}); the game is kept in memory")
+        return memory_copy(state_dir, notice=f"storage unavailable ({error}); the game is kept in memory")
 
 
 def default_options(config: Config, store: Store) -> GameOptions:
