@@ -7,6 +7,7 @@ fails to open is replaced by its ``disabled`` backend and reported on the screen
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -236,7 +237,7 @@ def run_daemon(config: Config, options: RunOptions) -> int:
     setup_logging(config.log.level, options.under_systemd)
     if not options.simulate and not is_raspberry_pi():
         log.warning("not a Raspberry Pi: running the simulator (use --simulate to say so)")
-        options = RunOptions(**{**options.__dict__, "simulate": True})
+        options = dataclasses.replace(options, simulate=True)
     state_dir = config.storage.state_dir
     if options.simulate and not options.state_dir_given:
         state_dir = simulator_state_dir()
