@@ -362,17 +362,23 @@ class Detector:
             return []
         if defects is None:
             return []
-        deep = sorted(int(d[2]) for d in defects.reshape(-1, 4) if d[3] / 256.0 > 0.05 * math.sqrt(area))
+        ds = sorted(defects.reshape(-1, 4).tolist(), key=lambda d: -d[3])
+        deep = sorted(int(d[2]) for d in ds if d[3] / 256.0 > 0.05 * math.sqrt(area))
+        if len(deep) == 1 and need == 2 and len(ds) > 1 and ds[1][3] / 256.0 > 2.5:
+            deep = sorted(deep + [int(ds[1][2])])      # the other crossing can be a shallow notch
         if len(deep) < need:
             return []
         if len(deep) == 1:
             deep = [deep[0], deep[0] + len(c) - 1]
         pts = c.reshape(-1, 2)
+        n_pts = len(pts)
+        spans = [(deep[i], deep[(i + 1) % len(deep)]) for i in range(len(deep))]
+        if len(deep) >= 3:                                # a glare or finger notch may cut a card's outline
+            spans += [(deep[i], deep[(i + 2) % len(deep)]) for i in range(len(deep))]
         cands: list[Candidate] = []
-        for i, start in enumerate(deep):
-            end = deep[(i + 1) % len(deep)]
+        for start, end in spans:
             chain = pts[start:end + 1] if end > start else np.concatenate([pts[start:], pts[:end + 1]])
-            if len(chain) < 20:
+            if len(chain) < 20 or len(chain) > 0.9 * n_pts:
                 continue
             box = _order_quad(cv2.boxPoints(cv2.minAreaRect(chain.astype(np.float32))))
             quad = _order_quad(fit_quad(chain, box))
