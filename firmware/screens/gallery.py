@@ -116,6 +116,7 @@ SAMPLES: dict[str, object] = {
     "history_empty": HistoryView(()),
     "hold": HoldView(0.4),
     "confirm_reveal": ConfirmView(),
+    "confirm_replace_game": ConfirmView(question="confirm.replace_game"),
     "reveal_ingredient": RevealIngredientView("root", "Ppn", page=5, pages=9),
     "reveal_ingredient_small": RevealIngredientView("fern", "nPp", page=1, pages=9),
     "reveal_golem": RevealGolemView("R", True, "B", False, ("root", "claw")),

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from engine import Rules
 from firmware.screens.text import Text
 from firmware.ui import actions, game, history, reveal, settings
-from firmware.ui.steps import MenuStep
+from firmware.screens.views import ConfirmView
+from firmware.ui.steps import MenuStep, Step
 
 if TYPE_CHECKING:
     from firmware.ui.app import LabUi
@@ -46,14 +47,41 @@ class HomeMenu(MenuStep):
             ("menu.show_code", run(game.show_code)),
             ("menu.reveal", run(reveal.reveal)),
             ("menu.settings", run(settings.settings)),
-            ("menu.new_game", run(game.new_game)),
-            ("menu.restore", run(game.restore)),
+            ("menu.new_game", run(replacing(game.new_game))),
+            ("menu.restore", run(replacing(game.restore))),
         ]
         return entries
 
     def press(self, button: str) -> None:
         if button != "back":
             super().press(button)
+
+
+def replacing(flow: Callable[[LabUi], None]) -> Callable[[LabUi], None]:
+    """The flow, after the player confirms that the game in progress will be replaced."""
+
+    def confirm_first(ui: LabUi) -> None:
+        ui.push(ConfirmReplaceStep(ui, flow))
+
+    return confirm_first
+
+
+class ConfirmReplaceStep(Step):
+    """Replace the game in progress? ok: go on to the flow, back: keep the game."""
+
+    def __init__(self, ui: LabUi, flow: Callable[[LabUi], None]) -> None:
+        super().__init__(ui)
+        self.flow = flow
+
+    def view(self) -> object:
+        return ConfirmView(question="confirm.replace_game")
+
+    def press(self, button: str) -> None:
+        if button == "ok":
+            self.ui.pop()
+            self.flow(self.ui)
+        elif button == "back":
+            self.ui.pop()
 
 
 def golem_menu(ui: LabUi) -> None:

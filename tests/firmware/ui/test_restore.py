@@ -6,7 +6,7 @@ import random
 import string
 
 from engine import Game, Level, Rules
-from firmware.screens.views import CodeEntryView, GameCodeView, MenuView, SettingsView
+from firmware.screens.views import CodeEntryView, ConfirmView, GameCodeView, MenuView, SettingsView
 from firmware.store import MemoryStore
 from tests.firmware.ui.helpers import Table
 
@@ -158,6 +158,11 @@ def test_restore_replaces_the_game_in_progress_and_keeps_its_log_apart() -> None
     table.choose("menu.experiment")
     table.shelf("stable", "fern", "claw")
     table.press("ok", "ok")
+    code = table.session.status()["code"]
+    assert isinstance(table.choose("menu.restore"), ConfirmView)
+    table.press("back")  # keep the game
+    assert table.session.status()["code"] == code and len(table.session.history()) == 1
     table.choose("menu.restore")
+    table.press("ok")  # replace it
     type_code(table, "DEMO")
     assert table.session.history() == []
