@@ -307,7 +307,11 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     shelf_holder: dict[str, Any] = {}
 
     def on_button(event: Any) -> None:
-        holder["daemon"].post_button(ButtonPress(event.button, event.kind))
+        daemon = holder.get("daemon")
+        if daemon is None:  # a button already down while the kit starts: its "stuck" event follows
+            log.info("a %s %s before the kit was ready is ignored", event.button, event.kind)
+            return
+        daemon.post_button(ButtonPress(event.button, event.kind))
 
     def on_other_key(key: str) -> None:
         if "shelf" in shelf_holder:
@@ -315,6 +319,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
 
     parts = open_parts(config, options, on_other_key, on_button)
     reader, watcher, reader_problem = open_reader(config, state_dir)
+
     def press_both(down: bool) -> None:
         for button in ("ok", "back"):
             holder["daemon"].post_button(ButtonPress(button, "press" if down else "release"))
