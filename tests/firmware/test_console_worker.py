@@ -71,8 +71,9 @@ def test_a_game_over_a_real_pty(pty: Pty) -> None:
         assert pty.reply()["code"] == "DEMO"
         worker.notify({"notice": {"part": "display", "message": "gone"}})
         pty.send(b"history\n")
-        assert pty.reply() == {"notice": {"part": "display", "message": "gone"}}
-        assert len(pty.reply()["history"]) == 1  # type: ignore[arg-type]
+        lines = [pty.reply(), pty.reply()]  # a notice goes out between reads: before or after
+        assert {"notice": {"part": "display", "message": "gone"}} in lines
+        assert [len(line["history"]) for line in lines if "history" in line] == [1]  # type: ignore[arg-type]
     finally:
         worker.stop()
 
