@@ -240,6 +240,7 @@ class Detector:
                 if (q[:, 0] < -2).any() or (q[:, 1] < -2).any() or (q[:, 0] > w + 1).any() or (q[:, 1] > h + 1).any():
                     cand.cut = True
             out.extend(found)
+        out.extend(self._unexplained(gray, out, thr, lo))
         # unreadable blobs with far less detail than the cards found: glare, not a hidden card
         card_detail = self._card_detail([c for c in out if c.fitted])
         if card_detail is not None:
@@ -248,10 +249,46 @@ class Detector:
                 if not c.fitted and not c.cut:
                     m = np.zeros((h, w), np.uint8)
                     cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 255)
-                    if self.is_smooth(m, card_detail):
+                    bright = float(np.percentile(gray[m > 0], 95)) >= 0.85 * float(np.percentile(gray, 99.5))
+                    if bright and self.is_smooth(m, card_detail):
                         continue
                 kept.append(c)
             out = kept
+        return out
+
+    def _unexplained(self, gray: np.ndarray, found: list[Candidate], thr: float, lo: float) -> list[Candidate]:
+        """Card-sized, detailed regions a little darker than the cards found: a card in shadow.
+
+        The brightest card sets the threshold; a second card in a darker corner can fall below it.
+        Reading such a frame "ok" with one card would be wrong, so it becomes an unreadable
+        candidate (the frame reads "unsure").
+        """
+        fitted = [c for c in found if c.fitted]
+        if not fitted:
+            return []
+        h, w = gray.shape
+        covered = np.zeros((h, w), np.uint8)
+        for c in found:
+            cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
+        covered = cv2.dilate(covered, np.ones((7, 7), np.uint8))
+        areas = [abs(cv2.contourArea(c.quad)) for c in fitted]
+        card_area = float(np.median(areas))
+        card_w = math.sqrt(card_area / 1.4)
+        g = cv2.GaussianBlur(gray, (3, 3), 0)
+        m = ((g > lo + 0.5 * (thr - lo)) & (covered == 0)).astype(np.uint8) * 255
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        m = np.zeros_like(m)
+        cv2.drawContours(m, contours, -1, 255, -1)                # a card's dark picture counts too
+        m[covered > 0] = 0
+        k = max(3, int(0.3 * card_w) | 1)
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        card_detail = self._card_detail(fitted)
+        out = []
+        for piece in self._components(m, 0.3 * card_area):
+            if self.is_smooth(piece, card_detail):
+                continue
+            out.append(Candidate(self._box(piece), 0.0, False, False))
         return out
 
     def _fit_region(self, region: np.ndarray) -> Candidate | None:
@@ -414,7 +451,7 @@ class Detector:
         """
         inner = cv2.erode(region, np.ones((5, 5), np.uint8)) > 0
         if inner.sum() < 20:
-            return True
+            return False                  # too thin to tell: keep it (unsure beats wrong)
         detail = float(self._detail[inner].mean())
         limit = self.smooth_max * max(1.0, self._contrast)
         if card_detail is not None:

@@ -299,7 +299,8 @@ class CardReader:
         cands = self._detector.find(small)
         if not cands:
             return FrameReading("empty")
-        cands = [c for c in cands if c.cut or not self._featureless(small, c.quad)]
+        top = float(np.percentile(small, 99.5))
+        cands = [c for c in cands if c.cut or not self._featureless(small, c.quad, top)]
         if not cands:
             return FrameReading("empty")
         cards: list[CardSighting] = []
@@ -313,7 +314,7 @@ class CardReader:
         return FrameReading(status, cards)
 
     @staticmethod
-    def _featureless(small: np.ndarray, quad: np.ndarray) -> bool:
+    def _featureless(small: np.ndarray, quad: np.ndarray, top: float = 0.0) -> bool:
         """A quad with no fine detail inside: a glare spot or a lit patch of shelf, not a card.
 
         Every card shows at least its frame's edges and title; on the benchmark's scenes cards
@@ -321,6 +322,8 @@ class CardReader:
         """
         colour = _thumb(canonical_card(small, _order_quad(quad), (CANON_W, CANON_H)))
         t = colour.mean(axis=2)
+        if float(np.percentile(t, 95)) < 0.85 * top:
+            return False                 # glare is among the brightest things in the frame
         # glare is white light: its bright half is nearly colourless (a finger, skin, is not)
         bright = t >= np.median(t)
         chroma = float((colour.max(axis=2) - colour.min(axis=2))[bright].mean()) / max(1.0, float(t[bright].mean()))
