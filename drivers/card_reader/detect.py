@@ -105,6 +105,34 @@ def _angles_ok(q: np.ndarray, max_dev: float = 30.0) -> bool:
     return True
 
 
+def _morph(mask: np.ndarray, op: int, k: int) -> np.ndarray:
+    """``cv2.morphologyEx`` with an elliptical k x k kernel, worked out on the mask's bounding box only."""
+    pts = cv2.findNonZero(mask)
+    out = np.zeros_like(mask)
+    if pts is None:
+        return out
+    x, y, w, h = cv2.boundingRect(pts)
+    pad = k + 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+    roi = mask[y0:y1, x0:x1]
+    r = k / 2.0
+
+    def erode(m: np.ndarray) -> np.ndarray:        # a disc of radius r, via the distance transform
+        return (cv2.distanceTransform(m, cv2.DIST_L2, 3) > r).astype(np.uint8) * 255
+
+    def dilate(m: np.ndarray) -> np.ndarray:
+        return (cv2.distanceTransform(cv2.bitwise_not(m), cv2.DIST_L2, 3) <= r).astype(np.uint8) * 255
+
+    if op == cv2.MORPH_OPEN:
+        out[y0:y1, x0:x1] = dilate(erode(roi))
+    elif op == cv2.MORPH_CLOSE:
+        out[y0:y1, x0:x1] = erode(dilate(roi))
+    else:
+        raise ValueError(f"unsupported morphology {op}")
+    return out
+
+
 def _iou(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> float:
     ma = np.zeros(shape, np.uint8)
     mb = np.zeros(shape, np.uint8)
@@ -183,6 +211,9 @@ class Detector:
         self.smooth_max = 0.045
         self._detail = np.zeros((1, 1), np.float32)
         self._contrast = 1.0
+        self._small = np.zeros((1, 1, 3), np.uint8)
+        self._gray = np.zeros((1, 1), np.uint8)
+        self._top = 255.0
         self.edge_min = edge_min                 # boundary sharpness below which a blob is light, not a card
 
     def mask(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
@@ -194,6 +225,8 @@ class Detector:
     def find(self, small: np.ndarray) -> list[Candidate]:
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape
+        self._small, self._gray = small, gray
+        self._top = float(np.percentile(gray, 99.5))
         m, thr = self.mask(gray)
         lo = float(gray[m == 0].mean()) if (m == 0).any() else 0.0
         hi = float(gray[m > 0].mean()) if (m > 0).any() else 0.0
@@ -225,7 +258,7 @@ class Detector:
                 # dark illustration unfilled: bridge small gaps in the frame, then fill again
                 ring = cv2.bitwise_and(m, blob)
                 k = max(5, int(0.06 * math.sqrt(hull_area)) | 1)
-                ring = cv2.morphologyEx(ring, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                ring = _morph(ring, cv2.MORPH_CLOSE, k)
                 cs, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
                 refilled = np.zeros((h, w), np.uint8)
                 cv2.drawContours(refilled, cs, -1, 255, -1)
@@ -233,7 +266,7 @@ class Detector:
                     blob = refilled
                     area = float(np.count_nonzero(blob))
             found = self._split_and_fit(blob, area, card_area_min)
-            if not any(c.fitted for c in found) and self.is_smooth(blob):
+            if not any(c.fitted for c in found) and self.is_glare(blob):
                 continue                      # a glare spot or a lit patch of shelf
             for cand in found:                 # a card reaching out of the frame is cut off
                 q = cand.quad
@@ -249,8 +282,7 @@ class Detector:
                 if not c.fitted and not c.cut:
                     m = np.zeros((h, w), np.uint8)
                     cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 255)
-                    bright = float(np.percentile(gray[m > 0], 95)) >= 0.85 * float(np.percentile(gray, 99.5))
-                    if bright and self.is_smooth(m, card_detail):
+                    if self.is_glare(m, card_detail):
                         continue
                 kept.append(c)
             out = kept
@@ -282,11 +314,11 @@ class Detector:
         cv2.drawContours(m, contours, -1, 255, -1)                # a card's dark picture counts too
         m[covered > 0] = 0
         k = max(3, int(0.3 * card_w) | 1)
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        m = _morph(m, cv2.MORPH_OPEN, k)
         card_detail = self._card_detail(fitted)
         out = []
         for piece in self._components(m, 0.3 * card_area):
-            if self.is_smooth(piece, card_detail):
+            if self.is_glare(piece, card_detail) or self.is_smooth(piece, card_detail):
                 continue
             out.append(Candidate(self._box(piece), 0.0, False, False))
         return out
@@ -338,8 +370,7 @@ class Detector:
         w_est = min(math.sqrt(area / 1.4), self.max_card_height * h / 1.4 * 0.9)
         # cut off fingers and thin bridges
         k = max(3, int(0.38 * w_est) | 1)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel)
+        opened = _morph(blob, cv2.MORPH_OPEN, k)
         parts = self._components(opened, 0.4 * card_area_min)
         if not parts:
             return [Candidate(self._box(blob), 0.0, False, False)]
@@ -354,7 +385,7 @@ class Detector:
                 out.append(cand)
                 continue
             split = self._split_merged(part, card_area_min) or self._card_and_glare(part, card_area_min)
-            if not split and self.is_smooth(part):
+            if not split and self.is_glare(part):
                 continue                      # a glare spot or a lit patch of shelf
             out.extend(split or [cand or Candidate(self._box(part), 0.0, False, False)])
         # whatever thick is left over (a second card the opening swallowed) is looked at too:
@@ -368,10 +399,10 @@ class Detector:
             rest = cv2.bitwise_and(blob, cv2.bitwise_not(covered))
             card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in fitted)
             k2 = max(3, int(0.4 * card_w) | 1)
-            rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2)))
+            rest = _morph(rest, cv2.MORPH_OPEN, k2)
             card_detail = self._card_detail(fitted)
             for piece in self._components(rest, 0.15 * card_w * card_w * 1.4):
-                if self.is_smooth(piece, card_detail):
+                if self.is_glare(piece, card_detail):
                     continue                  # a glare spot next to the card
                 more = self._split_and_fit(piece, float(np.count_nonzero(piece)), card_area_min, depth + 1)
                 out.extend(more if more else [Candidate(self._box(piece), 0.0, False, False)])
@@ -444,6 +475,23 @@ class Detector:
             return []
         return cands
 
+    def is_glare(self, region: np.ndarray, card_detail: float | None = None) -> bool:
+        """Glare or a lit patch of shelf: smooth, among the brightest things in view, and white.
+
+        A finger or a hand is smooth too but skin-coloured; a card in shadow is not the brightest.
+        Anything else stays a candidate: an unreadable card makes the frame "unsure", never "ok".
+        """
+        if not self.is_smooth(region, card_detail):
+            return False
+        sel = region > 0
+        grey = self._gray[sel]
+        if grey.size == 0 or float(np.percentile(grey, 95)) < 0.85 * self._top:
+            return False
+        px = self._small[sel].astype(np.float32)
+        bright = grey >= np.median(grey)
+        chroma = float((px.max(axis=1) - px.min(axis=1))[bright].mean()) / max(1.0, float(grey[bright].mean()))
+        return chroma < 0.3
+
     def is_smooth(self, region: np.ndarray, card_detail: float | None = None) -> bool:
         """A region without fine detail: a glare spot or a lit patch of shelf, not a card.
 
@@ -479,9 +527,9 @@ class Detector:
         rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))
         card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in cands)
         k = max(3, int(0.3 * card_w) | 1)
-        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        rest = _morph(rest, cv2.MORPH_OPEN, k)
         for piece in self._components(rest, 0.1 * card_w * card_w * 1.4):
-            if not self.is_smooth(piece):
+            if not self.is_glare(piece):
                 return []
         return cands
 
@@ -514,9 +562,18 @@ class Detector:
 
     @staticmethod
     def _components(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-        return [((labels == i).astype(np.uint8) * 255) for i in range(1, n)
-                if stats[i, cv2.CC_STAT_AREA] >= min_area]
+        pts = cv2.findNonZero(mask)
+        if pts is None:
+            return []
+        x, y, w, h = cv2.boundingRect(pts)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w])
+        out = []
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] >= min_area:
+                full = np.zeros_like(mask)
+                full[y:y + h, x:x + w] = (labels == i).astype(np.uint8) * 255
+                out.append(full)
+        return out
 
     @staticmethod
     def _box(region: np.ndarray) -> np.ndarray:
