@@ -178,8 +178,12 @@ class Daemon:
 
     def _dispatch(self, event: object, now: float) -> None:
         if isinstance(event, _ConsoleLine):
+            problem = self.protocol.session.problem
             event.reply = self._answer_console(event.line)
             event.done.set()
+            if self.protocol.session.problem not in (None, problem):  # the disk refused a console answer
+                message = self.protocol.session.problem
+                self._guarded("fault", lambda: self.ui.on_fault("storage", message, now))
         elif isinstance(event, ButtonPress):
             self._guarded("button", lambda: self.ui.on_button(event, now))
             if isinstance(self.ui, FailsafeUi) and self.ui.replacement is not None:
