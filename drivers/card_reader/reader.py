@@ -226,12 +226,17 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     top, bottom = float(np.linalg.norm(q1 - q0)), float(np.linalg.norm(q2 - q3))
     left, right = float(np.linalg.norm(q3 - q0)), float(np.linalg.norm(q2 - q1))
     out = []
-    if (left + right) / max(1e-6, top + bottom) > aspect * 1.05:       # too long: trim an end
-        out.append(np.array([q0, q1, q1 + unit(q2 - q1) * aspect * top, q0 + unit(q3 - q0) * aspect * top]))
-        out.append(np.array([q3 + unit(q0 - q3) * aspect * bottom, q2 + unit(q1 - q2) * aspect * bottom, q2, q3]))
-    elif (left + right) / max(1e-6, top + bottom) < aspect / 1.05:     # too wide: trim a side
-        out.append(np.array([q0, q0 + unit(q1 - q0) * left / aspect, q3 + unit(q2 - q3) * left / aspect, q3]))
-        out.append(np.array([q1 + unit(q0 - q1) * right / aspect, q1, q2, q2 + unit(q3 - q2) * right / aspect]))
+    ratio = (left + right) / max(1e-6, top + bottom)
+    long_variants = [np.array([q0, q1, q1 + unit(q2 - q1) * aspect * top, q0 + unit(q3 - q0) * aspect * top]),
+                     np.array([q3 + unit(q0 - q3) * aspect * bottom, q2 + unit(q1 - q2) * aspect * bottom, q2, q3])]
+    wide_variants = [np.array([q0, q0 + unit(q1 - q0) * left / aspect, q3 + unit(q2 - q3) * left / aspect, q3]),
+                     np.array([q1 + unit(q0 - q1) * right / aspect, q1, q2, q2 + unit(q3 - q2) * right / aspect])]
+    if ratio > aspect * 1.05:            # too long: trim an end first
+        out = long_variants + wide_variants
+    elif ratio < aspect / 1.05:          # too wide: trim a side first
+        out = wide_variants + long_variants
+    else:                                # both may be stretched a little (a card and its neighbour)
+        out = long_variants + wide_variants
     return [v.astype(np.float32) for v in out]
 
 
