@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 10.0
+CAPTURE_TIMEOUT = 10.0  # a capture that takes longer counts as a stalled camera (a loose cable)
 
 
 class Reader(Protocol):
@@ -40,6 +41,7 @@ class CameraWorker:
         post_fault: Callable[[str, str | None], None],
         cards_wanted: Callable[[], int],
         frame_interval: float = 0.05,
+        capture_timeout: float | None = CAPTURE_TIMEOUT,
     ) -> None:
         self.camera = camera
         self.reader = reader
@@ -48,6 +50,8 @@ class CameraWorker:
         self.post_fault = post_fault
         self.cards_wanted = cards_wanted
         self.frame_interval = frame_interval
+        self.capture_timeout = capture_timeout
+        self._stall_guard: Any = None
         self.latest = ShelfReading("empty")
         self.latest_frame: Any = None
         self._lock = threading.Lock()
@@ -72,6 +76,8 @@ class CameraWorker:
             self._fresh.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        if self._stall_guard is not None:
+            self._stall_guard.close()
         try:
             self.camera.close()
         except OSError as error:
@@ -122,9 +128,9 @@ class CameraWorker:
     def _capture_and_read(self) -> bool:
         try:
             if not self._started:
-                self.camera.start()
+                self._within_timeout(self.camera.start, "start")
                 self._started = True
-            frame = self.camera.capture()
+            frame = self._within_timeout(self.camera.capture, "frame")
         except OSError as error:
             self._camera_failed(error)
             return False
@@ -144,6 +150,16 @@ class CameraWorker:
         if event is not None:
             self.post_shelf(Shelf(event.kind, tuple(getattr(event, "ingredients", ()) or ())))
         return True
+
+    def _within_timeout(self, call: Callable[[], Any], what: str) -> Any:
+        """``call()``, or CameraError when the driver stalls longer than ``capture_timeout``."""
+        if self.capture_timeout is None:
+            return call()
+        if self._stall_guard is None:
+            from drivers.camera.base import CaptureTimeout
+
+            self._stall_guard = CaptureTimeout("camera", self.capture_timeout)
+        return self._stall_guard.call(call, what)
 
     def _camera_failed(self, error: OSError) -> None:
         if not self._failed:

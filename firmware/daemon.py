@@ -120,6 +120,7 @@ class Daemon:
         self._led_on: bool | None = None
         self._ready = False
         self._stable_posted: float | None = None
+        self._stuck: set[str] = set()
         self.last_shelf_latency_ms: float | None = None
 
     # --- producers (any thread) ------------------------------------------------------------
@@ -185,6 +186,7 @@ class Daemon:
                 message = self.protocol.session.problem
                 self._guarded("fault", lambda: self.ui.on_fault("storage", message, now))
         elif isinstance(event, ButtonPress):
+            self._note_stuck(event, now)
             self._guarded("button", lambda: self.ui.on_button(event, now))
             if isinstance(self.ui, FailsafeUi) and self.ui.replacement is not None:
                 self.ui = self.ui.replacement
@@ -194,6 +196,18 @@ class Daemon:
                 self._stable_posted = event.posted
         elif isinstance(event, _Fault):
             self._guarded("fault", lambda: self.ui.on_fault(event.part, event.message, now))
+
+    def _note_stuck(self, press: ButtonPress, now: float) -> None:
+        """A button stuck down is a fault of the buttons, said on the screen; its release ends it."""
+        if press.kind == "stuck" and press.button not in self._stuck:
+            self._stuck.add(press.button)
+            message = f"the {press.button} button is stuck down"
+            self._guarded("fault", lambda: self.ui.on_fault("buttons", message, now))
+        elif press.kind == "release" and press.button in self._stuck:
+            self._stuck.discard(press.button)
+            log.info("the %s button is released", press.button)
+            if not self._stuck:
+                self._guarded("fault", lambda: self.ui.on_fault("buttons", None, now))
 
     def _answer_console(self, line: str) -> PlainData:
         try:
