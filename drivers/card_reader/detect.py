@@ -277,14 +277,14 @@ class Detector:
         # unreadable blobs with far less detail than the cards found: glare, not a hidden card
         card_detail = self._card_detail([c for c in out if c.fitted])
         if card_detail is not None:
-            kept = []
-            for c in out:
-                if not c.fitted and not c.cut:
-                    m = np.zeros((h, w), np.uint8)
-                    cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 255)
-                    if self.is_glare(m, card_detail):
+            kept: list[Candidate] = []
+            for cand in out:
+                if not cand.fitted and not cand.cut:
+                    qm = np.zeros((h, w), np.uint8)
+                    cv2.fillConvexPoly(qm, np.round(cand.quad).astype(np.int32), 255)
+                    if self.is_glare(qm, card_detail):
                         continue
-                kept.append(c)
+                kept.append(cand)
             out = kept
         return out
 
