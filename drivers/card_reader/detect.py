@@ -396,16 +396,41 @@ class Detector:
             for c in fitted:
                 cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
             covered = cv2.dilate(covered, np.ones((5, 5), np.uint8))
-            rest = cv2.bitwise_and(blob, cv2.bitwise_not(covered))
+            raw_rest = cv2.bitwise_and(blob, cv2.bitwise_not(covered))
             card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in fitted)
             k2 = max(3, int(0.4 * card_w) | 1)
-            rest = _morph(rest, cv2.MORPH_OPEN, k2)
+            rest = _morph(raw_rest, cv2.MORPH_OPEN, k2)
             card_detail = self._card_detail(fitted)
+            added = False
             for piece in self._components(rest, 0.15 * card_w * card_w * 1.4):
                 if self.is_glare(piece, card_detail):
                     continue                  # a glare spot next to the card
                 more = self._split_and_fit(piece, float(np.count_nonzero(piece)), card_area_min, depth + 1)
                 out.extend(more if more else [Candidate(self._box(piece), 0.0, False, False)])
+                added = True
+            if not added:
+                out.extend(self._hidden_frames(raw_rest, card_w, card_detail))
+        return out
+
+    def _hidden_frames(self, rest: np.ndarray, card_w: float, card_detail: float | None) -> list[Candidate]:
+        """The thin frame of a card mostly hidden under another: wide as a card, though thin.
+
+        A finger is as thin but also narrow; the L of a covered card's frame spans most of a card.
+        """
+        out = []
+        for piece in self._components(rest, 0.04 * card_w * card_w * 1.4):
+            pts = cv2.findNonZero(piece)
+            if pts is None:
+                continue
+            hull = cv2.convexHull(pts)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+            if min(rw, rh) < 0.45 * card_w or cv2.contourArea(hull) < 0.3 * card_w * card_w * 1.4:
+                continue
+            filled = np.zeros_like(piece)
+            cv2.fillConvexPoly(filled, hull, 255)
+            if self.is_glare(filled, card_detail):
+                continue
+            out.append(Candidate(self._box(piece), 0.0, False, False))
         return out
 
     def _split_at_notches(self, region: np.ndarray, card_area_min: float, need: int = 2) -> list[Candidate]:
