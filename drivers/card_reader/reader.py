@@ -11,6 +11,7 @@ frame "unsure": a wrong ingredient is far worse than asking the player to adjust
 
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import dataclass, field
 
@@ -301,7 +302,7 @@ class CardReader:
             small = cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA)
         else:
             small, scale = frame, 1.0
-        cands = self._detector.find(small)
+        cands = copy.copy(self._detector).find(small)   # a private copy: find() keeps per-frame state
         if not cands:
             return FrameReading("empty")
         top = float(np.percentile(small, 99.5))
