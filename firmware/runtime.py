@@ -191,9 +191,12 @@ def open_reader(config: Config, state_dir: Path) -> tuple[Any, Any, str | None]:
     if config.reader.references is not None or path.exists():
         try:
             references = load_references(path)
-        except (ReferenceFileError, OSError) as error:
+        except ReferenceFileError as error:
             log.error("card references unusable (%s); using the placeholder faces", error)
-            problem = f"card references unusable: {error}"
+            problem = f"card references unusable: {error.problem}"  # the journal has the path
+        except OSError as error:
+            log.error("card references unusable (%s); using the placeholder faces", error)
+            problem = f"card references unusable: {error.strerror or error}"
     if references is None:
         references = placeholder_references()
     reader = CardReader(references, tolerance=config.reader.tolerance)

@@ -397,9 +397,6 @@ def test_bad_enrolment_images_are_refused_naming_the_file_and_the_references_are
     assert refs.read_bytes() == good_references, "a refused enrolment changed the reference file"
 
 
-@pytest.mark.xfail(strict=True, reason="the screen cuts the fault at 70 characters and runtime.open_reader puts the "
-                   "whole path first, so the problem itself (e.g. 'another version') never shows: pass "
-                   "ReferenceFileError.problem to the screen, keep the path for the journal")
 def test_the_screen_names_the_reference_file_problem(tmp_path: Path, good_references: bytes, expected_errors) -> None:
     expected_errors.expect("card references unusable")
     content, problem = reference_variants(good_references)["another version"]
