@@ -178,13 +178,17 @@ class Daemon:
         self.step(0)
 
     def _dispatch(self, event: object, now: float) -> None:
+        problem = self.protocol.session.problem
+        self._handle(event, now)
+        if self.protocol.session.problem not in (None, problem):
+            # the disk refused to record an answer: said over whatever screen the answer led to
+            message = self.protocol.session.problem
+            self._guarded("fault", lambda: self.ui.on_fault("storage", message, now))
+
+    def _handle(self, event: object, now: float) -> None:
         if isinstance(event, _ConsoleLine):
-            problem = self.protocol.session.problem
             event.reply = self._answer_console(event.line)
             event.done.set()
-            if self.protocol.session.problem not in (None, problem):  # the disk refused a console answer
-                message = self.protocol.session.problem
-                self._guarded("fault", lambda: self.ui.on_fault("storage", message, now))
         elif isinstance(event, ButtonPress):
             self._note_stuck(event, now)
             self._guarded("button", lambda: self.ui.on_button(event, now))

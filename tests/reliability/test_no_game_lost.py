@@ -278,3 +278,21 @@ def test_a_read_only_state_directory_at_boot_keeps_the_saved_game_in_memory(smal
         status = kit.daemon.ask_console("status")
         assert status.get("code") == "DEMO" and status.get("questions") == 1, status
         assert kit.daemon.ask_console("mix fern toad").get("potion")
+
+
+def test_a_disk_failing_on_an_answer_given_with_the_buttons_is_said_over_the_result(tmp_path: Path, expected_errors) -> None:
+    expected_errors.expect("storage failed")
+    with running(make_kit(tmp_path / "state")) as kit:
+        kit.daemon.ask_console("restore DEMO")
+        store = kit.session.store
+        assert isinstance(store, GameStore) and store._conn is not None
+        store._conn.execute("PRAGMA query_only = ON")
+        for button in ("ok", "back", "ok", "ok"):  # experiment, by hand: fern and claw
+            kit.daemon.post_button(ButtonPress(button, "press"))
+            kit.daemon.post_button(ButtonPress(button, "release"))
+        wait_for(lambda: STORAGE_MESSAGE in screen_text(kit), what="the storage message on the screen")
+        kit.daemon.post_button(ButtonPress("ok", "press"))
+        kit.daemon.post_button(ButtonPress("ok", "release"))
+        wait_for(lambda: "PotionView" in screen_text(kit), what="the result under the message")
+        status = kit.daemon.ask_console("status")
+        assert (status["storage"], status["questions"]) == ("memory", 1)
