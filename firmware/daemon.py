@@ -146,6 +146,15 @@ class Daemon:
         assert item.reply is not None
         return item.reply
 
+    def ask_console_on_loop(self, line: str) -> PlainData:
+        """Answer a console line as the console would, from the loop's own thread (scripts)."""
+        item = _ConsoleLine(line)
+        self.events.put(item)
+        while not item.done.is_set():
+            self.step(0)
+        assert item.reply is not None
+        return item.reply
+
     # --- the loop (one thread) -------------------------------------------------------------
 
     def run(self, stop: threading.Event) -> None:

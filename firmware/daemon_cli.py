@@ -23,7 +23,14 @@ class _ArgumentError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors become the command's JSON error, not argparse's exit."""
+    """An argument parser whose errors become the command's JSON error, not argparse's exit.
+
+    Abbreviated options are refused: ``--simulat`` is a typo, not ``--simulate``.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
         raise _ArgumentError(f"{self.prog}: {message}")

@@ -229,6 +229,7 @@ class Calibration:
         references = enroll(faces)  # type: ignore[arg-type]
         self.path.parent.mkdir(parents=True, exist_ok=True)
         references.save(self.path)
+        os.chmod(self.path, 0o600)  # the deck's faces are the owner's, like the rest of the state
         self.worker.reader = CardReader(references, tolerance=self.worker.reader.tolerance)
         log.info("enrolled %d card faces", len(faces))
 

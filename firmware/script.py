@@ -140,7 +140,7 @@ def play_script(kit: Any, text: str, stop: threading.Event | None = None) -> Non
         elif verb == "wait":
             _let_time_pass(kit, float(words[0]))
         elif verb == "console":
-            print(json.dumps(daemon.protocol.handle(" ".join(words)), ensure_ascii=False), flush=True)
+            print(json.dumps(daemon.ask_console_on_loop(" ".join(words)), ensure_ascii=False), flush=True)
             daemon.drain()
         elif verb == "expect":
             daemon.drain()

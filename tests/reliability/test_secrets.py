@@ -147,8 +147,6 @@ def test_the_state_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     assert not wide, f"readable by others: {wide}"
 
 
-@pytest.mark.xfail(strict=True, reason="References.save (drivers/card_reader) writes cards.json with the umask "
-                   "(0644 here); the state directory's 0700 protects it, but the file should be 0600 like the rest")
 def test_enrolled_references_are_private_too(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
