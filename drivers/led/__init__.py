@@ -9,6 +9,7 @@ resistor) on GPIO18 (physical pin 12, hardware PWM channel 0), ground on pin 14.
 from __future__ import annotations
 
 import abc
+import collections
 import math
 from typing import Any
 
@@ -73,13 +74,14 @@ class Led(abc.ABC):
 
 
 class FakeLed(Led):
-    """Remembers every level set (``history``), for tests and the simulator."""
+    """Remembers the last levels set (``history``, at most ``HISTORY`` of them), for tests and the simulator."""
 
     name = "fake led"
+    HISTORY = 1000
 
     def __init__(self) -> None:
         super().__init__()
-        self.history: list[float] = []
+        self.history: collections.deque[float] = collections.deque(maxlen=self.HISTORY)
 
     def _set(self, level: float) -> None:
         self.history.append(level)

@@ -46,7 +46,7 @@ def test_levels_are_checked() -> None:
     for bad in (-0.1, 1.5, math.nan, "1", True):
         with pytest.raises(ValueError, match="LED level"):
             led.on(bad)  # type: ignore[arg-type]
-    assert isinstance(led, FakeLed) and led.history == []
+    assert isinstance(led, FakeLed) and list(led.history) == []
 
 
 def test_pin_in_use_is_led_error(factory: MockFactory) -> None:
