@@ -142,7 +142,7 @@ class GpioLed(Led):
 def open_led(name: str, **options: Any) -> Led:
     """An LED backend by name; options go to its constructor.
 
-    >>> led = open_led("fake"); led.on(0.5); led.off(); led.history
+    >>> led = open_led("fake"); led.on(0.5); led.off(); list(led.history)
     [0.5, 0.0]
     """
     backend = check_backend_name("led", name)
