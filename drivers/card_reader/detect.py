@@ -17,6 +17,8 @@ import numpy as np
 
 #: card aspect (long side / short side) the detector expects, with room for a 20 degree tilt
 ASPECT_MIN, ASPECT_MAX = 1.1, 1.8
+#: detail (relative to the busiest other card) below which a card-thick quad is glare, not a card
+FLAT_DETAIL = 0.22
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Candidate:
     fill: float               # share of the quad covered by the blob (1 = fully visible)
     cut: bool                 # touches the frame edge: probably cut off
     fitted: bool              # the quad fits the blob well (False: card-like but unreadable)
+    spill: float = 1.0        # share of the blob outside the quad (1 when unknown)
 
 
 def _order_quad(q: np.ndarray) -> np.ndarray:
@@ -35,7 +38,8 @@ def _order_quad(q: np.ndarray) -> np.ndarray:
     c = q.mean(axis=0)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]                       # clockwise in image coordinates (y down)
-    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    e = np.roll(q, -1, axis=0) - q
+    sides = np.sqrt((e * e).sum(axis=1))
     if sides[0] + sides[2] > sides[1] + sides[3]:
         q = np.roll(q, -1, axis=0)
     return q
@@ -286,7 +290,49 @@ class Detector:
                         continue
                 kept.append(cand)
             out = kept
-        return out
+        return self._drop_flat(out)
+
+    def _drop_flat(self, cands: list[Candidate]) -> list[Candidate]:
+        """Drop a card-thick quad with far less detail than every other card found: a glare spot.
+
+        Glare on the shelf can make a bright, sharp enough, card-sized quad; every printed card
+        (even the darkest illustration) shows at least 0.45 of the busiest card's detail on the
+        tuning scenes, a glare spot or a lit patch under 0.25. Thin quads (a card mostly hidden) stay.
+        """
+        if len(cands) < 2:
+            return cands
+        h, w = self._detail.shape
+        details, shorts = [], []
+        for c in cands:
+            m = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 1)
+            m = cv2.erode(m, np.ones((5, 5), np.uint8)) > 0
+            details.append(float(self._detail[m].mean()) if m.any() else -1.0)
+            sides = [float(np.linalg.norm(c.quad[(i + 1) % 4] - c.quad[i])) for i in range(4)]
+            shorts.append(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        kept = []
+        for i, c in enumerate(cands):
+            ref = [details[j] for j, o in enumerate(cands) if j != i and o.fitted and not o.cut]
+            ref_w = [shorts[j] for j, o in enumerate(cands) if j != i and o.fitted and not o.cut]
+            if (ref and details[i] >= 0 and details[i] < FLAT_DETAIL * max(ref)
+                    and shorts[i] > 0.45 * max(ref_w)):
+                continue
+            if ref_w and not c.fitted and self._finger_like(c.quad, shorts[i], max(ref_w)):
+                continue
+            kept.append(c)
+        return kept
+
+    def _finger_like(self, quad: np.ndarray, short: float, card_short: float) -> bool:
+        """A thin, long leftover reaching the frame's edge: a finger or an arm, not a card.
+
+        A card mostly hidden under another is thin too, but lies inside the frame (a readable
+        scene's cards do) or, cut off by the frame, shows at least half a card's width.
+        """
+        h, w = self._detail.shape
+        long_ = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+        border = bool((quad[:, 0] < 3).any() or (quad[:, 1] < 3).any()
+                      or (quad[:, 0] > w - 4).any() or (quad[:, 1] > h - 4).any())
+        return border and short < 0.45 * card_short and long_ > 3.0 * short
 
     def _unexplained(self, gray: np.ndarray, found: list[Candidate], thr: float, lo: float) -> list[Candidate]:
         """Card-sized, detailed regions a little darker than the cards found: a card in shadow.
@@ -358,7 +404,7 @@ class Detector:
         fitted = (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad)
                   and self.min_card_height * h <= long_side <= self.max_card_height * h
                   and fill >= 0.8 and spill <= 0.2)
-        return Candidate(quad, fill, cut, fitted)
+        return Candidate(quad, fill, cut, fitted, spill)
 
     def _plausible(self, quad: np.ndarray, h: int) -> bool:
         long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
@@ -384,7 +430,8 @@ class Detector:
             if cand is not None and cand.fitted:
                 out.append(cand)
                 continue
-            split = self._split_merged(part, card_area_min) or self._card_and_glare(part, card_area_min)
+            split = (self._split_merged(part, card_area_min) or self._card_and_glare(part, card_area_min)
+                     or self._split_by_lines(part, card_area_min))
             if not split and self.is_glare(part):
                 continue                      # a glare spot or a lit patch of shelf
             out.extend(split or [cand or Candidate(self._box(part), 0.0, False, False)])
@@ -585,6 +632,153 @@ class Detector:
                 return cands
         return []
 
+    def _split_by_lines(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
+        """Cards merged into one blob (overlapping, or bridged by glare): find them by their edges.
+
+        Straight edges in the image (the cards' printed cut edges, visible even where the cards
+        touch) give lines; two parallel pairs at right angles make a card-shaped quad; a quad is
+        kept when each of its sides is a light-inside, dark-outside step and it lies in the blob.
+        The best non-overlapping quads must explain the blob together, else nothing is returned.
+        """
+        h, w = region.shape
+        n_region = float(np.count_nonzero(region))
+        if n_region < 1.3 * card_area_min:
+            return []
+        pts = cv2.findNonZero(region)
+        x, y, bw, bh = cv2.boundingRect(pts)
+        pad = 4
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
+        g = cv2.GaussianBlur(self._gray[y0:y1, x0:x1], (3, 3), 0)
+        lo = max(10, int(0.25 * self._contrast))
+        edges = cv2.Canny(g, lo, 2 * lo)
+        near = cv2.dilate(region[y0:y1, x0:x1], np.ones((5, 5), np.uint8))
+        edges[near == 0] = 0
+        min_len = self.min_card_height * h / 1.8
+        lines = cv2.HoughLines(edges, 1, np.pi / 180, max(12, int(0.35 * min_len)))
+        if lines is None:
+            return []
+        picked: list[tuple[float, float]] = []
+        for rho, theta in lines.reshape(-1, 2)[:150]:
+            rho = float(rho) + x0 * math.cos(theta) + y0 * math.sin(theta)   # back to work-image coordinates
+            if any(abs(theta - t) < np.radians(5) and abs(rho - r) < 5 for r, t in picked) or \
+               any(abs(abs(theta - t) - np.pi) < np.radians(5) and abs(rho + r) < 5 for r, t in picked):
+                continue
+            picked.append((rho, float(theta)))
+            if len(picked) >= 30:
+                break
+
+        def ang(a: float, b: float) -> float:
+            d = abs(a - b) % np.pi
+            return min(d, np.pi - d)
+
+        def norm(l: tuple[float, float], ref: float) -> tuple[float, float]:
+            r, t = l                     # the same line with theta near ref (rho sign follows)
+            if abs(t - ref) > np.pi / 2:
+                return (-r, t - np.pi) if t > ref else (-r, t + np.pi)
+            return l
+
+        pairs = []
+        for i in range(len(picked)):
+            for j in range(i + 1, len(picked)):
+                if ang(picked[i][1], picked[j][1]) < np.radians(12):
+                    a, b = picked[i], norm(picked[j], picked[i][1])
+                    if abs(a[0] - b[0]) >= 0.6 * min_len:
+                        pairs.append((a, b))
+
+        def meet(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
+            ca, sa, cb, sb = math.cos(a[1]), math.sin(a[1]), math.cos(b[1]), math.sin(b[1])
+            det = ca * sb - sa * cb
+            if abs(det) < 1e-6:
+                return None
+            return ((a[0] * sb - b[0] * sa) / det, (ca * b[0] - cb * a[0]) / det)
+
+        quads: list[tuple[float, np.ndarray]] = []
+        if not pairs:
+            return []
+        spans = np.array([abs(a[0] - b[0]) for a, b in pairs])
+        thetas = np.array([a[1] for a, _ in pairs])
+        ratio = spans[None, :] / np.maximum(spans[:, None], 1e-6)            # [ia, ib]: ib's span over ia's
+        dt = np.abs(thetas[:, None] - thetas[None, :]) % np.pi
+        dt = np.minimum(dt, np.pi - dt)
+        ok = ((ratio >= ASPECT_MIN * 0.95) & (ratio <= ASPECT_MAX * 1.05)
+              & (spans[None, :] >= 0.9 * self.min_card_height * h)
+              & (spans[None, :] <= 1.05 * self.max_card_height * h)
+              & (np.abs(dt - np.pi / 2) <= np.radians(20)))
+        shapes: list[np.ndarray] = []
+        for ia, ib in zip(*np.nonzero(ok)):
+            pa, pb = pairs[ia], pairs[ib]
+            cs = [meet(pa[0], pb[0]), meet(pb[0], pa[1]), meet(pa[1], pb[1]), meet(pb[1], pa[0])]
+            if any(c is None for c in cs):
+                continue
+            q = _order_quad(np.array(cs, np.float32))
+            if not np.isfinite(q).all() or not self._plausible(q, h):
+                continue
+            shapes.append(q)
+        if not shapes:
+            return []
+        all_steps = np.sort(side_steps(self._gray, np.array(shapes)), axis=1)
+        for q, steps in zip(shapes, all_steps):
+            if float(steps[1]) < 0.35 * self._contrast:     # three sides at least: a card's cut edge
+                continue
+            full = float(steps[0]) >= 0.35 * self._contrast    # all four first
+            quads.append((float(steps[1:].sum() + 0.5 * steps[0]) + (1e4 if full else 0.0), q))
+        if not quads:
+            return []
+        quads.sort(key=lambda t: -t[0])
+        chosen: list[Candidate] = []
+
+        def pick(full_only: bool) -> None:
+            for score, q in quads[:40]:
+                if full_only and score < 1e4:
+                    break
+                qm = np.zeros((h, w), np.uint8)
+                cv2.fillConvexPoly(qm, np.round(q).astype(np.int32), 255)
+                qn = float(np.count_nonzero(qm))
+                fill = float(np.count_nonzero(qm & region)) / max(1.0, qn)
+                if fill < 0.9 or any(_iou(q, c.quad, (h, w)) > 0.1 for c in chosen):
+                    continue
+                chosen.append(Candidate(q, fill, False, True, 0.0))
+                if len(chosen) == 3:
+                    break
+
+        pick(True)                           # quads with all four edges found first
+        if not chosen:
+            pick(False)
+        if len(chosen) == 1:                # the other card: the rest of the blob, its sides snapped to its edges
+            covered = np.zeros_like(region)
+            cv2.fillConvexPoly(covered, np.round(chosen[0].quad).astype(np.int32), 255)
+            rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))
+            card_w = float(np.linalg.norm(chosen[0].quad[1] - chosen[0].quad[0]))
+            rest = _morph(rest, cv2.MORPH_OPEN, max(3, int(0.35 * card_w) | 1))
+            pieces = self._components(rest, 0.3 * card_w * card_w * 1.4)
+            if pieces:
+                piece = max(pieces, key=np.count_nonzero)
+                cand = self._fit_region(piece)
+                q = snap_quad(self._gray, cand.quad) if cand is not None else None
+                if q is not None:
+                    q = _order_quad(q)
+                    steps = np.sort(side_steps(self._gray, q))
+                    if (self._plausible(q, h) and float(steps[1]) >= 0.35 * self._contrast
+                            and _iou(q, chosen[0].quad, (h, w)) < 0.1):
+                        chosen.append(Candidate(q, 1.0, False, True, 0.0))
+        if len(chosen) == 1:
+            pick(False)
+        if len(chosen) < 2:
+            return []
+        union = np.zeros((h, w), np.uint8)
+        for c in chosen:
+            cv2.fillConvexPoly(union, np.round(c.quad).astype(np.int32), 255)
+        rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(union, np.ones((5, 5), np.uint8))))
+        if np.count_nonzero(rest) > 0.05 * n_region:
+            # what is left must be glare (smooth, bright, white), not a part of another card
+            card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in chosen)
+            rest = _morph(rest, cv2.MORPH_OPEN, max(3, int(0.2 * card_w) | 1))
+            card_detail = self._card_detail(chosen)
+            for piece in self._components(rest, 0.03 * card_w * card_w * 1.4):
+                if not self.is_glare(piece, card_detail):
+                    return []
+        return chosen
+
     @staticmethod
     def _components(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
         pts = cv2.findNonZero(mask)
@@ -604,3 +798,92 @@ class Detector:
     def _box(region: np.ndarray) -> np.ndarray:
         pts = cv2.findNonZero(region)
         return _order_quad(cv2.boxPoints(cv2.minAreaRect(pts)))
+
+
+def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndarray | None:
+    """Move each side of ``quad`` to the card's printed edge in ``gray`` (light inside, dark outside).
+
+    Each side is tried at offsets along its normal (up to ``reach`` of the card's short side) and at
+    small turns; the position with the strongest light-to-dark step across it (the median over the
+    middle of the side, so a finger or a glare spot over part of it cannot pull it) wins, with a
+    small preference for staying put. The new corners are the sides' intersections. None if the
+    sides cannot be found.
+    """
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = q.mean(axis=0)
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    short = min(sides)
+    if short < 8:
+        return None
+    r = max(3.0, reach * short)
+    offs = np.arange(-r, r + 0.5, 1.0)
+    turns = np.radians([-4.0, -2.0, 0.0, 2.0, 4.0])
+    along = np.linspace(0.15, 0.85, 24)
+    img = gray.astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        mid = (a + b) / 2
+        d = (b - a) / max(1e-6, sides[i])
+        n = np.array([-d[1], d[0]])
+        if n @ (mid - centre) < 0:
+            n = -n                                                # outward
+        best = (-1e9, mid, d)
+        for th in turns:
+            c, s = math.cos(th), math.sin(th)
+            dd = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
+            nn = np.array([-dd[1], dd[0]])
+            if nn @ n < 0:
+                nn = -nn
+            t = (along - 0.5) * sides[i]                          # A
+            base = mid[None, None, :] + offs[:, None, None] * nn + t[None, :, None] * dd   # K x A x 2
+            inside = (base - 1.5 * nn).astype(np.float32)
+            outside = (base + 1.5 * nn).astype(np.float32)
+            vi = cv2.remap(img, inside[..., 0], inside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            vo = cv2.remap(img, outside[..., 0], outside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            step = np.median(vi - vo, axis=1) - 0.15 * np.abs(offs) - 2.0 * abs(th)
+            k = int(np.argmax(step))
+            if step[k] > best[0]:
+                best = (float(step[k]), mid + offs[k] * nn, dd)
+        if best[0] < 4.0:
+            return None
+        lines.append((best[1], best[2]))
+    new = []
+    for i in range(4):
+        p = _line_intersection(lines[(i - 1) % 4], lines[i])
+        if p is None or not np.isfinite(p).all():
+            return None
+        new.append(p)
+    out = np.array(new, np.float32)
+    if np.abs(out - q).max() > 0.5 * short + r:
+        return None
+    return out
+
+
+def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Light-inside minus dark-outside step across each side of ``quad`` (median over its middle).
+
+    ``quad`` may be Q x 4 x 2 (several quads at once: Q x 4 steps). The step is the best over a few
+    positions just inside the side: the printed cut edge is 1-2 px wide at the work size.
+    """
+    qs = np.asarray(quad, np.float64)
+    single = qs.ndim == 2
+    qs = qs.reshape(-1, 4, 2)
+    along = np.linspace(0.15, 0.85, 20)
+    a = qs
+    b = np.roll(qs, -1, axis=1)
+    d = b - a                                                             # Q x 4 x 2
+    n = np.stack([-d[..., 1], d[..., 0]], axis=-1) / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
+    centre = qs.mean(axis=1, keepdims=True)
+    flip = ((n * ((a + b) / 2 - centre)).sum(axis=-1, keepdims=True) < 0)
+    n = np.where(flip, -n, n)                                             # outward
+    p = a[:, :, None, :] + along[None, None, :, None] * d[:, :, None, :]  # Q x 4 x A x 2
+    shifts = np.array([-3.0, -2.0, -1.0, 0.0, 1.0])                        # the cut edge is 1-2 px wide
+    base = p[None] + shifts[:, None, None, None, None] * n[None, :, :, None, :]   # S x Q x 4 x A x 2
+    pi = (base - 1.5 * n[None, :, :, None, :]).astype(np.float32).reshape(-1, len(along), 2)
+    po = (base + 1.5 * n[None, :, :, None, :]).astype(np.float32).reshape(-1, len(along), 2)
+    img = gray.astype(np.float32)
+    vi = cv2.remap(img, pi[..., 0], pi[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    vo = cv2.remap(img, po[..., 0], po[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    steps = np.median(vi - vo, axis=1).reshape(len(shifts), -1, 4).max(axis=0)   # Q x 4
+    return steps[0] if single else steps

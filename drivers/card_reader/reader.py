@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import Candidate, Detector, _order_quad
+from .detect import Candidate, Detector, _order_quad, snap_quad
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
 
 log = logging.getLogger(__name__)
@@ -115,6 +115,10 @@ class _Matcher:
         self.ref_frame_mean = thumbs.reshape(n, -1, 3)[:, self.frame_px, :].mean(axis=(0, 1)) \
             if self.frame_px.any() else None
         self.frame_template = thumbs.mean(axis=0).reshape(-1, 3)                        # P x 3
+        yy, xx = np.mgrid[0:THUMB_H, 0:THUMB_W]
+        plane = np.stack([np.ones(xx.size), xx.ravel() / THUMB_W - 0.5, yy.ravel() / THUMB_H - 0.5], axis=1)
+        self._plane = (plane, plane[self.frame_px],
+                       np.log(np.maximum(self.frame_template[self.frame_px], 2.0)))     # for flatten_light
         self.n = n
         self.ref_blocks = np.stack([_blocks(t) for t in thumbs])                      # N x B x D
         bw = self.weight.reshape(THUMB_H, THUMB_W)[:THUMB_H // BLOCK * BLOCK, :THUMB_W // BLOCK * BLOCK]
@@ -135,16 +139,16 @@ class _Matcher:
         """Divide out a per-channel plane of light fitted on the shared frame's pixels (P x 3)."""
         if not self.frame_px.any():
             return x
-        yy, xx = np.mgrid[0:THUMB_H, 0:THUMB_W]
-        a = np.stack([np.ones(xx.size), xx.ravel() / THUMB_W - 0.5, yy.ravel() / THUMB_H - 0.5], axis=1)
+        a, a_sel, log_t = self._plane
         sel = self.frame_px
+        ratios = np.log(np.maximum(x[sel], 2.0)) - log_t                          # S x 3
+        keeps = np.abs(ratios - np.median(ratios, axis=0)) < 0.35
+        if (keeps.sum(axis=0) < 20).any():
+            return x
         out = np.empty_like(x)
         for c in range(3):
-            ratio = np.log(np.maximum(x[sel, c], 2.0)) - np.log(np.maximum(self.frame_template[sel, c], 2.0))
-            keep = np.abs(ratio - np.median(ratio)) < 0.35
-            if keep.sum() < 20:
-                return x
-            coef, *_ = np.linalg.lstsq(a[sel][keep], ratio[keep], rcond=None)
+            ak = a_sel[keeps[:, c]]
+            coef = np.linalg.solve(ak.T @ ak + 1e-9 * np.eye(3), ak.T @ ratios[keeps[:, c], c])   # least squares
             out[:, c] = x[:, c] / np.exp(a @ coef)
         return out
 
@@ -241,6 +245,18 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     return [v.astype(np.float32) for v in out]
 
 
+def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
+    """Whether two quads share more than ``limit`` of the smaller one's area."""
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            a, b = _order_quad(quads[i]), _order_quad(quads[j])
+            area, _ = cv2.intersectConvexConvex(a, b)
+            small = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+            if area > limit * max(1.0, small):
+                return True
+    return False
+
+
 class CardReader:
     """Reads the ingredient cards in camera frames against enrolled references.
 
@@ -311,12 +327,16 @@ class CardReader:
             return FrameReading("empty")
         cards: list[CardSighting] = []
         status = "ok"
+        quads = []
         for cand in cands:
             ing, quad, conf = self._read(small, cand)
             quad_px = tuple((float(x) / scale, float(y) / scale) for x, y in quad)
             cards.append(CardSighting(ing, quad_px, conf))  # type: ignore[arg-type]
+            quads.append(np.asarray(quad, np.float32))
             if ing is None:
                 status = "unsure"
+        if status == "ok" and _overlapping(quads):
+            status = "unsure"            # one card read twice, or cards overlapping more than a player lays them
         return FrameReading(status, cards)
 
     @staticmethod
@@ -351,10 +371,27 @@ class CardReader:
         best = self._read_oriented(small, quad)
         if best[2] >= self.threshold:
             return best
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        snapped = snap_quad(gray, _order_quad(quad))
+        if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
+            got = self._read_oriented(small, snapped)
+            if got[2] > best[2]:
+                best = got
+            if best[2] >= self.threshold:
+                return best
         for variant in _aspect_variants(_order_quad(quad)):
             got = self._read_oriented(small, variant)
             if got[2] > best[2]:
                 best = got
+            if best[2] >= self.threshold:
+                return best
+            snapped = snap_quad(gray, variant)
+            if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
+                got = self._read_oriented(small, snapped)
+                if got[2] > best[2]:
+                    best = got
+                if best[2] >= self.threshold:
+                    return best
         return best
 
     def _read_oriented(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
@@ -399,7 +436,15 @@ class CardReader:
         return float(min(np.sqrt(margin * level), frame))
 
     def _read(self, small: np.ndarray, cand: Candidate) -> tuple[str | None, np.ndarray, float]:
+        if cand.cut or (not cand.fitted and cand.spill > 0.1):
+            # it cannot be read whatever the reading: one look for its confidence, no retries
+            _, quad, conf, _ = self._read_oriented(small, cand.quad)
+            return None, quad, min(conf, 0.0 if cand.cut else conf * 0.5)
         ing, quad, conf, _ = self.read_quad(small, cand.quad)
+        if (not cand.fitted and not cand.cut and cand.spill <= 0.1 and conf >= self.threshold
+                and self._detector._plausible(quad, small.shape[0])
+                and 0.75 <= abs(cv2.contourArea(quad)) / max(1.0, abs(cv2.contourArea(cand.quad))) <= 1.25):
+            return ing, quad, conf          # a misfitted outline, read well once moved to the card's edges
         if not cand.fitted or cand.cut:
             return None, quad, min(conf, 0.0 if cand.cut else conf * 0.5)
         if conf < self.threshold:
