@@ -1,0 +1,34 @@
+"""Outline helpers of the detector: snapping a quad's sides to the card's printed edge."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from drivers.card_reader.detect import _order_quad, side_steps, snap_quad
+from drivers.card_reader.scenes import Conditions, Placement, compose_scene
+
+
+def _work_scene(faces: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    scene = compose_scene(faces, [Placement("toad", (0.5, 0.5), 23, 0.5)], seed=3, conditions=Conditions())
+    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
+    truth = _order_quad(np.array(scene.cards[0][1], np.float32) / 2)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), truth
+
+
+def test_a_stretched_side_snaps_back_to_the_card_edge(faces: dict[str, np.ndarray]) -> None:
+    gray, truth = _work_scene(faces)
+    stretched = truth.copy()
+    out = (truth[2] - truth[1]) / np.linalg.norm(truth[2] - truth[1])
+    stretched[2] += 10 * out                     # one short side pulled 10 px away (glare, a neighbour)
+    stretched[3] += 10 * out
+    snapped = snap_quad(gray, stretched)
+    assert snapped is not None
+    assert np.abs(_order_quad(snapped) - truth).max() < 4.0
+
+
+def test_side_steps_see_the_cut_edge_all_round(faces: dict[str, np.ndarray]) -> None:
+    gray, truth = _work_scene(faces)
+    assert (side_steps(gray, truth) > 40).all()
+    inner = truth.mean(axis=0) + 0.5 * (truth - truth.mean(axis=0))      # a quad inside the card
+    assert (side_steps(gray, inner) < 40).any()
