@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.tmpfs import small_tmpfs as mount_small_tmpfs
+
 from tests.conftest import ExpectedErrors
 from firmware.store import (
     DB_NAME,
@@ -436,18 +438,8 @@ def test_read_only_state_dir_at_open(tmp_path: Path) -> None:
 @pytest.fixture
 def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A real 512 KiB tmpfs (root with mount rights only), unmounted afterwards."""
-    mount_point = tmp_path / "tmpfs"
-    mount_point.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("a real small filesystem needs root and mount")
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount_point)],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {result.stderr.strip()}")
-    try:
+    with mount_small_tmpfs(tmp_path / "tmpfs", "512k") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def test_real_full_disk(small_tmpfs: Path) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tmpfs import small_tmpfs as mount_small_tmpfs
+
 from engine import Game, Level, Rules
 from engine.commands import parse_question
 from firmware.store import DB_NAME, GameStore, MemoryStore
@@ -182,18 +184,8 @@ def test_sigkill_while_recording_results_loses_nothing_many_times(tmp_path: Path
 @pytest.fixture
 def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A real 1 MiB tmpfs (root with mount rights only), unmounted afterwards."""
-    mount_point = tmp_path / "tmpfs"
-    mount_point.mkdir()
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command")
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount_point)],
-                            capture_output=True, text=True)
-    if result.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here (needs root): {result.stderr.strip()}")
-    try:
+    with mount_small_tmpfs(tmp_path / "tmpfs", "1m") as mount_point:
         yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
 
 
 def fill(directory: Path) -> None:
