@@ -20,6 +20,11 @@ ASPECT_MIN, ASPECT_MAX = 1.1, 1.8
 #: detail (relative to the busiest other card) below which a card-thick quad is glare, not a card
 FLAT_DETAIL = 0.22
 
+_NEXT = [1, 2, 3, 0]      # a quad's corner indices shifted by one, forwards and backwards
+_PREV = [3, 0, 1, 2]
+#: angle tolerances (numpy scalars, so that comparisons with float32 angles stay in float64)
+_DEG5, _DEG12, _DEG20, _DEG25 = np.radians(5), np.radians(12), np.radians(20), np.radians(25)
+
 
 @dataclass
 class Candidate:
@@ -38,11 +43,23 @@ def _order_quad(q: np.ndarray) -> np.ndarray:
     c = q.mean(axis=0)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]                       # clockwise in image coordinates (y down)
-    e = np.roll(q, -1, axis=0) - q
-    sides = np.sqrt((e * e).sum(axis=1))
+    sides = _side_lengths(q)
     if sides[0] + sides[2] > sides[1] + sides[3]:
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     return q
+
+
+def _side_lengths(q: np.ndarray) -> np.ndarray:
+    """Lengths of the sides q[i] -> q[i + 1], bit for bit as ``np.linalg.norm`` of each side gives them."""
+    e = q[_NEXT] - q
+    if q.dtype == np.float32:
+        return np.sqrt((e * e).sum(axis=1))
+    return np.array([np.linalg.norm(v) for v in e])
+
+
+def _vec_len(v: np.ndarray) -> float:
+    """``np.linalg.norm`` of a float64 vector, without its overhead."""
+    return math.sqrt(float(v.dot(v)))
 
 
 def _line_intersection(l1: tuple[np.ndarray, np.ndarray], l2: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
@@ -61,12 +78,12 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
     pts = points.astype(np.float64)
     for _ in range(2):
         lines = []
-        size = max(4.0, float(np.linalg.norm(quad[2] - quad[0])))
+        size = max(4.0, _vec_len(quad[2] - quad[0]))
         tol = max(1.5, 0.04 * size)
         for i in range(4):
             a, b = quad[i], quad[(i + 1) % 4]
             d = b - a
-            length = float(np.linalg.norm(d))
+            length = _vec_len(d)
             if length < 1e-6:
                 return start
             d /= length
@@ -75,7 +92,7 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
             t = rel @ d
             dist = np.abs(rel @ n)
             sel = (dist < tol) & (t > 0.22 * length) & (t < 0.78 * length)
-            if sel.sum() < 4:
+            if np.count_nonzero(sel) < 4:
                 lines.append((a, d))
                 continue
             vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -93,29 +110,44 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
     return quad.astype(np.float32)
 
 
-def _aspect(q: np.ndarray) -> float:
-    s = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+def _aspect(q: np.ndarray, sides: list[float] | None = None) -> float:
+    s = _side_lengths(q).tolist() if sides is None else sides
     short, long_ = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
     return long_ / max(1e-6, short)
 
 
 def _angles_ok(q: np.ndarray, max_dev: float = 30.0) -> bool:
-    for i in range(4):
-        a = q[(i - 1) % 4] - q[i]
-        b = q[(i + 1) % 4] - q[i]
-        cosang = float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b)))
-        if abs(math.degrees(math.acos(max(-1.0, min(1.0, cosang)))) - 90) > max_dev:
+    if q.dtype != np.float32:
+        return _angles_ok_any(q, max_dev)
+    to_prev, to_next = q[_PREV] - q, q[_NEXT] - q
+    lengths = _side_lengths(q)
+    dots = (to_prev * to_next).sum(axis=1)         # float32, as ``a @ b`` of each corner's sides
+    norms = lengths[_PREV] * lengths
+    for dot, norm in zip(dots.tolist(), norms.tolist()):
+        if not _right_enough(dot / max(1e-6, norm), max_dev):
             return False
     return True
 
 
+def _angles_ok_any(q: np.ndarray, max_dev: float) -> bool:
+    for i in range(4):
+        a = q[(i - 1) % 4] - q[i]
+        b = q[(i + 1) % 4] - q[i]
+        if not _right_enough(float(a @ b) / max(1e-6, float(np.linalg.norm(a) * np.linalg.norm(b))), max_dev):
+            return False
+    return True
+
+
+def _right_enough(cosang: float, max_dev: float) -> bool:
+    return abs(math.degrees(math.acos(max(-1.0, min(1.0, cosang)))) - 90) <= max_dev
+
+
 def _morph(mask: np.ndarray, op: int, k: int) -> np.ndarray:
     """``cv2.morphologyEx`` with an elliptical k x k kernel, worked out on the mask's bounding box only."""
-    pts = cv2.findNonZero(mask)
     out = np.zeros_like(mask)
-    if pts is None:
+    x, y, w, h = cv2.boundingRect(mask)          # of the non-zero pixels
+    if w == 0:
         return out
-    x, y, w, h = cv2.boundingRect(pts)
     pad = k + 2
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
@@ -164,9 +196,9 @@ def hough_quad(points: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
         dup = False
         for r2, t2 in picked:
             dt = abs(theta - t2)
-            if dt < np.radians(12) and abs(rho - r2) < 0.15 * span:
+            if dt < _DEG12 and abs(rho - r2) < 0.15 * span:
                 dup = True
-            if abs(dt - np.pi) < np.radians(12) and abs(rho + r2) < 0.15 * span:
+            if abs(dt - np.pi) < _DEG12 and abs(rho + r2) < 0.15 * span:
                 dup = True
         if not dup:
             picked.append((float(rho), float(theta)))
@@ -180,13 +212,13 @@ def hough_quad(points: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
         return min(d, np.pi - d)
 
     first = picked[0]
-    par = [l for l in picked[1:] if angle_diff(l[1], first[1]) < np.radians(25)]
-    perp = [l for l in picked[1:] if abs(angle_diff(l[1], first[1]) - np.pi / 2) < np.radians(25)]
+    par = [l for l in picked[1:] if angle_diff(l[1], first[1]) < _DEG25]
+    perp = [l for l in picked[1:] if abs(angle_diff(l[1], first[1]) - np.pi / 2) < _DEG25]
     if not par or len(perp) < 2:
         return None
     second = par[0]
     p1 = perp[0]
-    p2 = next((l for l in perp[1:] if angle_diff(l[1], p1[1]) < np.radians(25)), None)
+    p2 = next((l for l in perp[1:] if angle_diff(l[1], p1[1]) < _DEG25), None)
     if p2 is None:
         return None
 
@@ -308,7 +340,7 @@ class Detector:
             cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 1)
             m = cv2.erode(m, np.ones((5, 5), np.uint8)) > 0
             details.append(float(self._detail[m].mean()) if m.any() else -1.0)
-            sides = [float(np.linalg.norm(c.quad[(i + 1) % 4] - c.quad[i])) for i in range(4)]
+            sides = _side_lengths(c.quad).tolist()
             shorts.append(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
         kept = []
         for i, c in enumerate(cands):
@@ -329,7 +361,7 @@ class Detector:
         scene's cards do) or, cut off by the frame, shows at least half a card's width.
         """
         h, w = self._detail.shape
-        long_ = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+        long_ = max(_side_lengths(quad).tolist())
         border = bool((quad[:, 0] < 3).any() or (quad[:, 1] < 3).any()
                       or (quad[:, 0] > w - 4).any() or (quad[:, 1] > h - 4).any())
         return border and short < 0.45 * card_short and long_ > 3.0 * short
@@ -400,16 +432,13 @@ class Detector:
                    or (pts[:, 0] >= w - 2).any() or (pts[:, 1] >= h - 2).any()
                    or (quad[:, 0] < -2).any() or (quad[:, 1] < -2).any()
                    or (quad[:, 0] > w + 1).any() or (quad[:, 1] > h + 1).any())
-        long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
-        fitted = (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad)
-                  and self.min_card_height * h <= long_side <= self.max_card_height * h
-                  and fill >= 0.8 and spill <= 0.2)
+        fitted = fill >= 0.8 and spill <= 0.2 and self._plausible(quad, h)
         return Candidate(quad, fill, cut, fitted, spill)
 
     def _plausible(self, quad: np.ndarray, h: int) -> bool:
-        long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
-        return (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad)
-                and self.min_card_height * h <= long_side <= self.max_card_height * h)
+        sides = _side_lengths(quad).tolist()
+        return (self.min_card_height * h <= max(sides) <= self.max_card_height * h
+                and ASPECT_MIN <= _aspect(quad, sides) <= ASPECT_MAX and _angles_ok(quad))
 
     def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float, depth: int = 0) -> list[Candidate]:
         h = blob.shape[0]
@@ -528,9 +557,7 @@ class Detector:
             if qn < card_area_min * 0.5:
                 continue
             fill = float(np.count_nonzero(qm & region)) / max(1.0, qn)
-            long_side = max(float(np.linalg.norm(quad[(j + 1) % 4] - quad[j])) for j in range(4))
-            if not (ASPECT_MIN <= _aspect(quad) <= ASPECT_MAX and _angles_ok(quad) and fill >= 0.85
-                    and self.min_card_height * h <= long_side <= self.max_card_height * h):
+            if not (fill >= 0.85 and self._plausible(quad, h)):
                 continue
             if any(_iou(quad, other.quad, (h, w)) > 0.5 for other in cands):
                 continue
@@ -644,8 +671,7 @@ class Detector:
         n_region = float(np.count_nonzero(region))
         if n_region < 1.3 * card_area_min:
             return []
-        pts = cv2.findNonZero(region)
-        x, y, bw, bh = cv2.boundingRect(pts)
+        x, y, bw, bh = cv2.boundingRect(region)
         pad = 4
         x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
         g = cv2.GaussianBlur(self._gray[y0:y1, x0:x1], (3, 3), 0)
@@ -660,8 +686,8 @@ class Detector:
         picked: list[tuple[float, float]] = []
         for rho, theta in lines.reshape(-1, 2)[:150]:
             rho = float(rho) + x0 * math.cos(theta) + y0 * math.sin(theta)   # back to work-image coordinates
-            if any(abs(theta - t) < np.radians(5) and abs(rho - r) < 5 for r, t in picked) or \
-               any(abs(abs(theta - t) - np.pi) < np.radians(5) and abs(rho + r) < 5 for r, t in picked):
+            if any(abs(theta - t) < _DEG5 and abs(rho - r) < 5 for r, t in picked) or \
+               any(abs(abs(theta - t) - np.pi) < _DEG5 and abs(rho + r) < 5 for r, t in picked):
                 continue
             picked.append((rho, float(theta)))
             if len(picked) >= 30:
@@ -680,7 +706,7 @@ class Detector:
         pairs = []
         for i in range(len(picked)):
             for j in range(i + 1, len(picked)):
-                if ang(picked[i][1], picked[j][1]) < np.radians(12):
+                if ang(picked[i][1], picked[j][1]) < _DEG12:
                     a, b = picked[i], norm(picked[j], picked[i][1])
                     if abs(a[0] - b[0]) >= 0.6 * min_len:
                         pairs.append((a, b))
@@ -703,7 +729,7 @@ class Detector:
         ok = ((ratio >= ASPECT_MIN * 0.95) & (ratio <= ASPECT_MAX * 1.05)
               & (spans[None, :] >= 0.9 * self.min_card_height * h)
               & (spans[None, :] <= 1.05 * self.max_card_height * h)
-              & (np.abs(dt - np.pi / 2) <= np.radians(20)))
+              & (np.abs(dt - np.pi / 2) <= _DEG20))
         shapes: list[np.ndarray] = []
         for ia, ib in zip(*np.nonzero(ok)):
             pa, pb = pairs[ia], pairs[ib]
@@ -781,10 +807,9 @@ class Detector:
 
     @staticmethod
     def _components(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
-        pts = cv2.findNonZero(mask)
-        if pts is None:
+        x, y, w, h = cv2.boundingRect(mask)      # of the non-zero pixels
+        if w == 0:
             return []
-        x, y, w, h = cv2.boundingRect(pts)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y:y + h, x:x + w])
         out = []
         for i in range(1, n):
