@@ -76,6 +76,7 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
     """Refine quad ``start`` to the outline ``points`` (N x 2): a robust line per side, intersected."""
     quad = start.astype(np.float64)
     pts = points.astype(np.float64)
+    pts32 = pts.astype(np.float32)                 # for cv2.fitLine
     for _ in range(2):
         lines = []
         size = max(4.0, _vec_len(quad[2] - quad[0]))
@@ -95,7 +96,7 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
             if np.count_nonzero(sel) < 4:
                 lines.append((a, d))
                 continue
-            vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            vx, vy, x0, y0 = cv2.fitLine(pts32[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
         new = []
         for i in range(4):
@@ -142,6 +143,58 @@ def _right_enough(cosang: float, max_dev: float) -> bool:
     return abs(math.degrees(math.acos(max(-1.0, min(1.0, cosang)))) - 90) <= max_dev
 
 
+def _percentile_u8(hist: np.ndarray, q: float) -> float:
+    """``np.percentile(values, q)`` (linear method) of uint8 values given by their 256-bin histogram, bit for bit."""
+    n = int(hist.sum())
+    cum = np.cumsum(hist)
+    pos = float((n - 1) * np.true_divide(q, 100))             # in the sorted values, as numpy works it out
+    if pos >= n - 1:
+        return float(np.searchsorted(cum, n - 1, side="right"))
+    below = math.floor(pos)
+    a = int(np.searchsorted(cum, below, side="right"))         # the sorted values at below and below + 1
+    b = int(np.searchsorted(cum, below + 1, side="right"))
+    gamma, diff = pos - below, float(b - a)
+    return b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
+
+
+def _median_u8(hist: np.ndarray) -> float:
+    """``np.median(values)`` of uint8 values given by their 256-bin histogram."""
+    n = int(hist.sum())
+    cum = np.cumsum(hist)
+    upper = int(np.searchsorted(cum, n // 2, side="right"))
+    if n % 2:
+        return float(upper)
+    return (int(np.searchsorted(cum, n // 2 - 1, side="right")) + upper) / 2
+
+
+def _mean_u8(hist: np.ndarray, start: int = 0) -> float:
+    """Mean of the uint8 values at least ``start`` given by their histogram (as numpy's, exact sums)."""
+    counts = hist[start:].astype(np.int64)
+    return int(counts @ np.arange(start, 256, dtype=np.int64)) / int(counts.sum())
+
+
+def _median(values: list[float]) -> float:
+    """``np.median`` of a short list of floats."""
+    v = sorted(values)
+    half = len(v) // 2
+    return v[half] if len(v) % 2 else (v[half - 1] + v[half]) / 2
+
+
+def _row_medians(x: np.ndarray) -> np.ndarray:
+    """``np.median(x, axis=1)`` for a float array with rows of even length, bit for bit."""
+    half = x.shape[1] // 2
+    assert x.shape[1] == 2 * half
+    part = np.partition(x, [half - 1, half], axis=1)
+    mid = part[:, half - 1] + part[:, half]
+    mid += 0.0                                    # numpy's mean sums from +0.0: no -0.0 medians
+    return mid / 2
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> int:
+    """Pixels set in both masks."""
+    return cv2.countNonZero(cv2.bitwise_and(a, b))
+
+
 def _morph(mask: np.ndarray, op: int, k: int) -> np.ndarray:
     """``cv2.morphologyEx`` with an elliptical k x k kernel, worked out on the mask's bounding box only."""
     out = np.zeros_like(mask)
@@ -155,13 +208,17 @@ def _morph(mask: np.ndarray, op: int, k: int) -> np.ndarray:
     r = k / 2.0
 
     def erode(m: np.ndarray) -> np.ndarray:        # a disc of radius r, via the distance transform
-        return (cv2.distanceTransform(m, cv2.DIST_L2, 3) > r).astype(np.uint8) * 255
+        dist = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+        return cv2.threshold(dist, r, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)            # dist > r
 
     def dilate(m: np.ndarray) -> np.ndarray:
-        return (cv2.distanceTransform(cv2.bitwise_not(m), cv2.DIST_L2, 3) <= r).astype(np.uint8) * 255
+        dist = cv2.distanceTransform(cv2.bitwise_not(m), cv2.DIST_L2, 3)
+        return cv2.threshold(dist, r, 255, cv2.THRESH_BINARY_INV)[1].astype(np.uint8)        # dist <= r
 
     if op == cv2.MORPH_OPEN:
-        out[y0:y1, x0:x1] = dilate(erode(roi))
+        core = erode(roi)
+        if cv2.countNonZero(core):                 # dilating nothing gives nothing
+            out[y0:y1, x0:x1] = dilate(core)
     elif op == cv2.MORPH_CLOSE:
         out[y0:y1, x0:x1] = erode(dilate(roi))
     else:
@@ -250,6 +307,8 @@ class Detector:
         self._small = np.zeros((1, 1, 3), np.uint8)
         self._gray = np.zeros((1, 1), np.uint8)
         self._top = 255.0
+        self._chroma: np.ndarray | None = None   # per pixel: brightest minus darkest channel
+        self._quad_details: dict[bytes, float | None] = {}
         self.edge_min = edge_min                 # boundary sharpness below which a blob is light, not a card
 
     def mask(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
@@ -262,10 +321,14 @@ class Detector:
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape
         self._small, self._gray = small, gray
-        self._top = float(np.percentile(gray, 99.5))
+        self._chroma, self._quad_details = None, {}
+        hist = np.bincount(gray.ravel(), minlength=256)
+        self._top = _percentile_u8(hist, 99.5)
         m, thr = self.mask(gray)
-        lo = float(gray[m == 0].mean()) if (m == 0).any() else 0.0
-        hi = float(gray[m > 0].mean()) if (m > 0).any() else 0.0
+        hist_hi = cv2.calcHist([gray], [0], m, [256], [0, 256]).ravel().astype(np.int64)
+        hist_lo = hist - hist_hi
+        lo = _mean_u8(hist_lo) if hist_lo.any() else 0.0
+        hi = _mean_u8(hist_hi) if hist_hi.any() else 0.0
         if hi - lo < 25:
             return []
         self._contrast = hi - lo
@@ -333,13 +396,10 @@ class Detector:
         """
         if len(cands) < 2:
             return cands
-        h, w = self._detail.shape
         details, shorts = [], []
         for c in cands:
-            m = np.zeros((h, w), np.uint8)
-            cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 1)
-            m = cv2.erode(m, np.ones((5, 5), np.uint8)) > 0
-            details.append(float(self._detail[m].mean()) if m.any() else -1.0)
+            detail = self._quad_detail(c.quad)
+            details.append(-1.0 if detail is None else detail)
             sides = _side_lengths(c.quad).tolist()
             shorts.append(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
         kept = []
@@ -382,7 +442,7 @@ class Detector:
             cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
         covered = cv2.dilate(covered, np.ones((7, 7), np.uint8))
         areas = [abs(cv2.contourArea(c.quad)) for c in fitted]
-        card_area = float(np.median(areas))
+        card_area = _median(areas)
         card_w = math.sqrt(card_area / 1.4)
         g = cv2.GaussianBlur(gray, (3, 3), 0)
         m = ((g > lo + 0.5 * (thr - lo)) & (covered == 0)).astype(np.uint8) * 255
@@ -584,36 +644,52 @@ class Detector:
             return False
         sel = region > 0
         grey = self._gray[sel]
-        if grey.size == 0 or float(np.percentile(grey, 95)) < 0.85 * self._top:
+        if grey.size == 0:
             return False
-        px = self._small[sel].astype(np.float32)
-        bright = grey >= np.median(grey)
-        chroma = float((px.max(axis=1) - px.min(axis=1))[bright].mean()) / max(1.0, float(grey[bright].mean()))
-        return chroma < 0.3
+        hist = np.bincount(grey, minlength=256)
+        if _percentile_u8(hist, 95) < 0.85 * self._top:
+            return False
+        median = _median_u8(hist)
+        bright = grey >= median
+        colour = float(self._chroma_image()[sel][bright].astype(np.float32).mean())
+        return colour / max(1.0, _mean_u8(hist, math.ceil(median))) < 0.3
+
+    def _chroma_image(self) -> np.ndarray:
+        if self._chroma is None:
+            channels = cv2.split(self._small)
+            brightest = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+            darkest = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+            self._chroma = cv2.subtract(brightest, darkest)
+        return self._chroma
 
     def is_smooth(self, region: np.ndarray, card_detail: float | None = None) -> bool:
         """A region without fine detail: a glare spot or a lit patch of shelf, not a card.
 
         ``card_detail`` (the detail of cards found in the same frame) makes the test relative.
         """
-        inner = cv2.erode(region, np.ones((5, 5), np.uint8)) > 0
-        if inner.sum() < 20:
+        inner = cv2.erode(region, np.ones((5, 5), np.uint8))
+        if cv2.countNonZero(inner) < 20:
             return False                  # too thin to tell: keep it (unsure beats wrong)
-        detail = float(self._detail[inner].mean())
+        detail = float(self._detail[inner > 0].mean())
         limit = self.smooth_max * max(1.0, self._contrast)
         if card_detail is not None:
             limit = max(limit, 0.35 * card_detail)
         return detail < limit
 
     def _card_detail(self, cands: list[Candidate]) -> float | None:
-        vals = []
-        for c in cands:
+        vals = [d for d in (self._quad_detail(c.quad) for c in cands) if d is not None]
+        return _median(vals) if vals else None
+
+    def _quad_detail(self, quad: np.ndarray) -> float | None:
+        """Mean detail inside ``quad`` (its outer 2 px left out); None if nothing is left. Once per frame."""
+        corners = np.round(quad).astype(np.int32)
+        key = corners.tobytes()
+        if key not in self._quad_details:
             m = np.zeros(self._detail.shape, np.uint8)
-            cv2.fillConvexPoly(m, np.round(c.quad).astype(np.int32), 1)
+            cv2.fillConvexPoly(m, corners, 1)
             m = cv2.erode(m, np.ones((5, 5), np.uint8)) > 0
-            if m.any():
-                vals.append(float(self._detail[m].mean()))
-        return float(np.median(vals)) if vals else None
+            self._quad_details[key] = float(self._detail[m].mean()) if m.any() else None
+        return self._quad_details[key]
 
     def _card_and_glare(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
         """A card merged with a glare spot: the card's quad, if what is left is smooth or thin."""
@@ -633,10 +709,7 @@ class Detector:
         return cands
 
     def _split_merged(self, region: np.ndarray, card_area_min: float) -> list[Candidate]:
-        """Cards merged into one blob: cut at the outline's notches, else split by the distance peaks."""
-        by_notches = self._split_at_notches(region, card_area_min)
-        if by_notches:
-            return by_notches
+        """Cards merged into one blob without notches to cut it at: split by the distance peaks."""
         dist = cv2.distanceTransform(region, cv2.DIST_L2, 5)
         peak = float(dist.max())
         for frac in (0.9, 0.8, 0.7, 0.6):
@@ -866,7 +939,7 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
             outside = (base + 1.5 * nn).astype(np.float32)
             vi = cv2.remap(img, inside[..., 0], inside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             vo = cv2.remap(img, outside[..., 0], outside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            step = np.median(vi - vo, axis=1) - 0.15 * np.abs(offs) - 2.0 * abs(th)
+            step = _row_medians(vi - vo) - 0.15 * np.abs(offs) - 2.0 * abs(th)
             k = int(np.argmax(step))
             if step[k] > best[0]:
                 best = (float(step[k]), mid + offs[k] * nn, dd)
@@ -910,5 +983,5 @@ def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
     img = gray.astype(np.float32)
     vi = cv2.remap(img, pi[..., 0], pi[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     vo = cv2.remap(img, po[..., 0], po[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    steps = np.median(vi - vo, axis=1).reshape(len(shifts), -1, 4).max(axis=0)   # Q x 4
+    steps = _row_medians(vi - vo).reshape(len(shifts), -1, 4).max(axis=0)   # Q x 4
     return steps[0] if single else steps
