@@ -917,8 +917,8 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
     offs = np.arange(-r, r + 0.5, 1.0)
     turns = np.radians([-4.0, -2.0, 0.0, 2.0, 4.0])
     along = np.linspace(0.15, 0.85, 24)
-    img = gray.astype(np.float32)
-    lines = []
+    tries = []                                                    # per side and turn: middle, direction, outward normal
+    bases = []
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         mid = (a + b) / 2
@@ -926,7 +926,6 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
         n = np.array([-d[1], d[0]])
         if n @ (mid - centre) < 0:
             n = -n                                                # outward
-        best = (-1e9, mid, d)
         for th in turns:
             c, s = math.cos(th), math.sin(th)
             dd = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
@@ -934,15 +933,19 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
             if nn @ n < 0:
                 nn = -nn
             t = (along - 0.5) * sides[i]                          # A
-            base = mid[None, None, :] + offs[:, None, None] * nn + t[None, :, None] * dd   # K x A x 2
-            inside = (base - 1.5 * nn).astype(np.float32)
-            outside = (base + 1.5 * nn).astype(np.float32)
-            vi = cv2.remap(img, inside[..., 0], inside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            vo = cv2.remap(img, outside[..., 0], outside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            step = _row_medians(vi - vo) - 0.15 * np.abs(offs) - 2.0 * abs(th)
-            k = int(np.argmax(step))
-            if step[k] > best[0]:
-                best = (float(step[k]), mid + offs[k] * nn, dd)
+            bases.append(mid[None, None, :] + offs[:, None, None] * nn + t[None, :, None] * dd)   # K x A x 2
+            tries.append((mid, dd, nn))
+    normals = np.array([nn for _, _, nn in tries])[:, None, None, :]
+    steps = _steps_across(gray, np.array(bases), normals).reshape(4, len(turns), len(offs))
+    steps = steps - 0.15 * np.abs(offs) - (2.0 * np.abs(turns))[:, None]
+    lines = []
+    for i in range(4):
+        best = (-1e9, q[i], q[i])
+        for j in range(len(turns)):
+            mid, dd, nn = tries[i * len(turns) + j]
+            k = int(np.argmax(steps[i, j]))
+            if steps[i, j, k] > best[0]:
+                best = (float(steps[i, j, k]), mid + offs[k] * nn, dd)
         if best[0] < 4.0:
             return None
         lines.append((best[1], best[2]))
@@ -958,6 +961,19 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
     return out
 
 
+def _steps_across(gray: np.ndarray, base: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """Median light-inside minus dark-outside step across lines of points (... x A x 2), 1.5 px each way.
+
+    ``normals`` (broadcast against ``base``) point outwards; one median per line of A points.
+    """
+    inside = (base - 1.5 * normals).astype(np.float32).reshape(-1, base.shape[-2], 2)
+    outside = (base + 1.5 * normals).astype(np.float32).reshape(-1, base.shape[-2], 2)
+    img = gray.astype(np.float32)
+    vi = cv2.remap(img, inside[..., 0], inside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    vo = cv2.remap(img, outside[..., 0], outside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return _row_medians(vi - vo)
+
+
 def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Light-inside minus dark-outside step across each side of ``quad`` (median over its middle).
 
@@ -969,7 +985,7 @@ def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
     qs = qs.reshape(-1, 4, 2)
     along = np.linspace(0.15, 0.85, 20)
     a = qs
-    b = np.roll(qs, -1, axis=1)
+    b = qs[:, _NEXT]
     d = b - a                                                             # Q x 4 x 2
     n = np.stack([-d[..., 1], d[..., 0]], axis=-1) / np.maximum(np.linalg.norm(d, axis=-1, keepdims=True), 1e-6)
     centre = qs.mean(axis=1, keepdims=True)
@@ -978,10 +994,5 @@ def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
     p = a[:, :, None, :] + along[None, None, :, None] * d[:, :, None, :]  # Q x 4 x A x 2
     shifts = np.array([-3.0, -2.0, -1.0, 0.0, 1.0])                        # the cut edge is 1-2 px wide
     base = p[None] + shifts[:, None, None, None, None] * n[None, :, :, None, :]   # S x Q x 4 x A x 2
-    pi = (base - 1.5 * n[None, :, :, None, :]).astype(np.float32).reshape(-1, len(along), 2)
-    po = (base + 1.5 * n[None, :, :, None, :]).astype(np.float32).reshape(-1, len(along), 2)
-    img = gray.astype(np.float32)
-    vi = cv2.remap(img, pi[..., 0], pi[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    vo = cv2.remap(img, po[..., 0], po[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    steps = _row_medians(vi - vo).reshape(len(shifts), -1, 4).max(axis=0)   # Q x 4
+    steps = _steps_across(gray, base, n[None, :, :, None, :]).reshape(len(shifts), -1, 4).max(axis=0)   # Q x 4
     return steps[0] if single else steps
