@@ -39,14 +39,19 @@ class Candidate:
 
 def _order_quad(q: np.ndarray) -> np.ndarray:
     """Clockwise (image coordinates) from a corner where a short side starts."""
-    q = np.asarray(q, np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]                       # clockwise in image coordinates (y down)
-    sides = _side_lengths(q)
-    if sides[0] + sides[2] > sides[1] + sides[3]:
-        q = q[_NEXT]
-    return q
+    return _order_quads(np.asarray(q, np.float32).reshape(1, 4, 2))[0]
+
+
+def _order_quads(qs: np.ndarray) -> np.ndarray:
+    """``_order_quad`` of each of Q quads (Q x 4 x 2 float32)."""
+    c = qs.mean(axis=1)
+    ang = np.arctan2(qs[:, :, 1] - c[:, 1:], qs[:, :, 0] - c[:, :1])
+    qs = np.take_along_axis(qs, np.argsort(ang, axis=1)[:, :, None], axis=1)   # clockwise (y down)
+    e = qs[:, _NEXT] - qs
+    sides = np.sqrt((e * e).sum(axis=2))
+    long_first = sides[:, 0] + sides[:, 2] > sides[:, 1] + sides[:, 3]
+    qs[long_first] = qs[long_first][:, _NEXT]
+    return qs
 
 
 def _side_lengths(q: np.ndarray) -> np.ndarray:
@@ -81,20 +86,13 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
         lines = []
         size = max(4.0, _vec_len(quad[2] - quad[0]))
         tol = max(1.5, 0.04 * size)
-        for i in range(4):
-            a, b = quad[i], quad[(i + 1) % 4]
-            d = b - a
-            length = _vec_len(d)
-            if length < 1e-6:
-                return start
-            d /= length
-            n = np.array([-d[1], d[0]])
-            rel = pts - a
-            t = rel @ d
-            dist = np.abs(rel @ n)
-            sel = (dist < tol) & (t > 0.22 * length) & (t < 0.78 * length)
+        near = _near_side_middles(pts, quad, tol)
+        if near is None:
+            return start
+        dirs, sels = near
+        for i, sel in enumerate(sels):
             if np.count_nonzero(sel) < 4:
-                lines.append((a, d))
+                lines.append((quad[i], dirs[i]))
                 continue
             vx, vy, x0, y0 = cv2.fitLine(pts32[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
@@ -110,6 +108,23 @@ def fit_quad(points: np.ndarray, start: np.ndarray) -> np.ndarray:
         quad = new_q
     return quad.astype(np.float32)
 
+
+def _near_side_middles(pts: np.ndarray, quad: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each side's unit direction (4 x 2) and which of ``pts`` lie within ``tol`` of its middle (4 x N).
+
+    The middle is 22-78 % of the side's length. None if a side has no length. Float64 in.
+    """
+    d = quad[_NEXT] - quad
+    lengths = np.array([_vec_len(v) for v in d])
+    if (lengths < 1e-6).any():
+        return None
+    d /= lengths[:, None]
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    rel = pts[None] - quad[:, None]                                      # 4 x N x 2
+    t = (rel @ d[:, :, None])[..., 0]                                    # along each side
+    dist = np.abs((rel @ n[:, :, None])[..., 0])
+    lengths = lengths[:, None]
+    return d, (dist < tol) & (t > 0.22 * lengths) & (t < 0.78 * lengths)
 
 def _aspect(q: np.ndarray, sides: list[float] | None = None) -> float:
     s = _side_lengths(q).tolist() if sides is None else sides
@@ -500,6 +515,17 @@ class Detector:
         return (self.min_card_height * h <= max(sides) <= self.max_card_height * h
                 and ASPECT_MIN <= _aspect(quad, sides) <= ASPECT_MAX and _angles_ok(quad))
 
+    def _plausible_quads(self, qs: np.ndarray, h: int) -> list[np.ndarray]:
+        """The finite, plausible ones of Q quads (Q x 4 x 2 float32), in order."""
+        finite = np.isfinite(qs).all(axis=(1, 2))
+        e = qs[:, _NEXT] - qs
+        sides = np.sqrt((e * e).sum(axis=2)).astype(np.float64)        # as _side_lengths, in Python floats
+        long_side = sides.max(axis=1)
+        aspect = ((sides[:, 1] + sides[:, 3]) / 2) / np.maximum(1e-6, (sides[:, 0] + sides[:, 2]) / 2)
+        maybe = (finite & (self.min_card_height * h <= long_side) & (long_side <= self.max_card_height * h)
+                 & (ASPECT_MIN <= aspect) & (aspect <= ASPECT_MAX))
+        return [q for q in qs[maybe] if _angles_ok(q)]
+
     def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float, depth: int = 0) -> list[Candidate]:
         h = blob.shape[0]
         w_est = min(math.sqrt(area / 1.4), self.max_card_height * h / 1.4 * 0.9)
@@ -803,16 +829,13 @@ class Detector:
               & (spans[None, :] >= 0.9 * self.min_card_height * h)
               & (spans[None, :] <= 1.05 * self.max_card_height * h)
               & (np.abs(dt - np.pi / 2) <= _DEG20))
-        shapes: list[np.ndarray] = []
+        corners = []
         for ia, ib in zip(*np.nonzero(ok)):
             pa, pb = pairs[ia], pairs[ib]
             cs = [meet(pa[0], pb[0]), meet(pb[0], pa[1]), meet(pa[1], pb[1]), meet(pb[1], pa[0])]
-            if any(c is None for c in cs):
-                continue
-            q = _order_quad(np.array(cs, np.float32))
-            if not np.isfinite(q).all() or not self._plausible(q, h):
-                continue
-            shapes.append(q)
+            if not any(c is None for c in cs):
+                corners.append(cs)
+        shapes = self._plausible_quads(_order_quads(np.array(corners, np.float32).reshape(-1, 4, 2)), h)
         if not shapes:
             return []
         all_steps = np.sort(side_steps(self._gray, np.array(shapes)), axis=1)
@@ -917,8 +940,9 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
     offs = np.arange(-r, r + 0.5, 1.0)
     turns = np.radians([-4.0, -2.0, 0.0, 2.0, 4.0])
     along = np.linspace(0.15, 0.85, 24)
-    tries = []                                                    # per side and turn: middle, direction, outward normal
-    bases = []
+    cos_t = np.array([math.cos(th) for th in turns])
+    sin_t = np.array([math.sin(th) for th in turns])
+    mids, dirs, normals, bases = [], [], [], []                   # per side; turns along the first axis
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         mid = (a + b) / 2
@@ -926,29 +950,29 @@ def snap_quad(gray: np.ndarray, quad: np.ndarray, reach: float = 0.2) -> np.ndar
         n = np.array([-d[1], d[0]])
         if n @ (mid - centre) < 0:
             n = -n                                                # outward
-        for th in turns:
-            c, s = math.cos(th), math.sin(th)
-            dd = np.array([c * d[0] - s * d[1], s * d[0] + c * d[1]])
-            nn = np.array([-dd[1], dd[0]])
-            if nn @ n < 0:
-                nn = -nn
-            t = (along - 0.5) * sides[i]                          # A
-            bases.append(mid[None, None, :] + offs[:, None, None] * nn + t[None, :, None] * dd)   # K x A x 2
-            tries.append((mid, dd, nn))
-    normals = np.array([nn for _, _, nn in tries])[:, None, None, :]
-    steps = _steps_across(gray, np.array(bases), normals).reshape(4, len(turns), len(offs))
+        dd = np.stack([cos_t * d[0] - sin_t * d[1], sin_t * d[0] + cos_t * d[1]], axis=-1)   # T x 2
+        nn = np.stack([-dd[:, 1], dd[:, 0]], axis=-1)
+        nn[(nn * n).sum(axis=1) < 0] *= -1                        # outward too
+        t = (along - 0.5) * sides[i]                              # A
+        bases.append(mid + offs[None, :, None, None] * nn[:, None, None, :]
+                     + t[None, None, :, None] * dd[:, None, None, :])                # T x K x A x 2
+        mids.append(mid)
+        dirs.append(dd)
+        normals.append(nn)
+    normal = np.array(normals)[:, :, None, None, :]
+    steps = _steps_across(gray, np.array(bases), normal).reshape(4, len(turns), len(offs))
     steps = steps - 0.15 * np.abs(offs) - (2.0 * np.abs(turns))[:, None]
+    best_k = steps.argmax(axis=2)
     lines = []
     for i in range(4):
-        best = (-1e9, q[i], q[i])
-        for j in range(len(turns)):
-            mid, dd, nn = tries[i * len(turns) + j]
-            k = int(np.argmax(steps[i, j]))
-            if steps[i, j, k] > best[0]:
-                best = (float(steps[i, j, k]), mid + offs[k] * nn, dd)
-        if best[0] < 4.0:
+        best, best_j = -1e9, -1
+        for j in range(len(turns)):                               # the first turn wins a tie
+            if steps[i, j, best_k[i, j]] > best:
+                best, best_j = float(steps[i, j, best_k[i, j]]), j
+        if best < 4.0:
             return None
-        lines.append((best[1], best[2]))
+        k = best_k[i, best_j]
+        lines.append((mids[i] + offs[k] * normals[i][best_j], dirs[i][best_j]))
     new = []
     for i in range(4):
         p = _line_intersection(lines[(i - 1) % 4], lines[i])
