@@ -39,11 +39,18 @@ class Candidate:
 
 def _order_quad(q: np.ndarray) -> np.ndarray:
     """Clockwise (image coordinates) from a corner where a short side starts."""
-    return _order_quads(np.asarray(q, np.float32).reshape(1, 4, 2))[0]
+    q = np.asarray(q, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]                       # clockwise in image coordinates (y down)
+    sides = _side_lengths(q)
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        q = q[_NEXT]
+    return q
 
 
 def _order_quads(qs: np.ndarray) -> np.ndarray:
-    """``_order_quad`` of each of Q quads (Q x 4 x 2 float32)."""
+    """``_order_quad`` of each of Q quads (Q x 4 x 2 float32), bit for bit; faster for many quads."""
     c = qs.mean(axis=1)
     ang = np.arctan2(qs[:, :, 1] - c[:, 1:], qs[:, :, 0] - c[:, :1])
     qs = np.take_along_axis(qs, np.argsort(ang, axis=1)[:, :, None], axis=1)   # clockwise (y down)
@@ -349,9 +356,9 @@ class Detector:
         self._contrast = hi - lo
         gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-        grad = cv2.magnitude(gx, gy) / 8.0
+        grad = cv2.magnitude(gx, gy)                  # 8 x the gradient: divided where sampled
         gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
-        self._detail = np.abs(gf - cv2.GaussianBlur(gf, (0, 0), 2.5))
+        self._detail = cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), 2.5))
         card_area_min = (self.min_card_height * h) ** 2 / 1.4
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[Candidate] = []
@@ -361,7 +368,7 @@ class Detector:
                 continue
             pts = c.reshape(-1, 2)
             # a card's outline is sharp; a glare spot's or a lit patch's is soft
-            sharp = float(grad[pts[:, 1], pts[:, 0]].mean()) / max(1.0, hi - lo)
+            sharp = float((grad[pts[:, 1], pts[:, 0]] / 8.0).mean()) / max(1.0, hi - lo)
             if sharp < self.edge_min:
                 continue
             blob = np.zeros((h, w), np.uint8)
