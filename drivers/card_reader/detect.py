@@ -358,7 +358,7 @@ class Detector:
         gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
         grad = cv2.magnitude(gx, gy)                  # 8 x the gradient: divided where sampled
         gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
-        self._detail = cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), 2.5))
+        self._detail = np.asarray(cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), 2.5)), np.float32)
         card_area_min = (self.min_card_height * h) ** 2 / 1.4
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[Candidate] = []
@@ -507,7 +507,7 @@ class Detector:
             return None
         qm = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(qm, np.round(quad).astype(np.int32), 255)
-        inter = float(np.count_nonzero(qm & region))
+        inter = float(_overlap(qm, region))
         fill = inter / max(1.0, float(np.count_nonzero(qm)))
         spill = 1 - inter / max(1.0, float(np.count_nonzero(region)))
         cut = bool((pts[:, 0] <= 1).any() or (pts[:, 1] <= 1).any()
@@ -649,7 +649,7 @@ class Detector:
             qn = float(np.count_nonzero(qm))
             if qn < card_area_min * 0.5:
                 continue
-            fill = float(np.count_nonzero(qm & region)) / max(1.0, qn)
+            fill = float(_overlap(qm, region)) / max(1.0, qn)
             if not (fill >= 0.85 and self._plausible(quad, h)):
                 continue
             if any(_iou(quad, other.quad, (h, w)) > 0.5 for other in cands):
@@ -863,7 +863,7 @@ class Detector:
                 qm = np.zeros((h, w), np.uint8)
                 cv2.fillConvexPoly(qm, np.round(q).astype(np.int32), 255)
                 qn = float(np.count_nonzero(qm))
-                fill = float(np.count_nonzero(qm & region)) / max(1.0, qn)
+                fill = float(_overlap(qm, region)) / max(1.0, qn)
                 if fill < 0.9 or any(_iou(q, c.quad, (h, w)) > 0.1 for c in chosen):
                     continue
                 chosen.append(Candidate(q, fill, False, True, 0.0))
