@@ -133,6 +133,7 @@ def _near_side_middles(pts: np.ndarray, quad: np.ndarray, tol: float) -> tuple[n
     lengths = lengths[:, None]
     return d, (dist < tol) & (t > 0.22 * lengths) & (t < 0.78 * lengths)
 
+
 def _aspect(q: np.ndarray, sides: list[float] | None = None) -> float:
     s = _side_lengths(q).tolist() if sides is None else sides
     short, long_ = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
