@@ -212,7 +212,7 @@ class Calibration:
 
     def capture_face(self) -> object | None:
         """The upright face of the one card on the shelf, or None when there is not exactly one."""
-        from drivers.card_reader.references import canonical_card
+        from drivers.card_reader.references import FACE_H, FACE_W, canonical_card
 
         frame = self.worker.capture_frame()
         if frame is None:
@@ -220,7 +220,7 @@ class Calibration:
         reading = self.worker.reader.identify(frame)
         if reading.status == "empty" or len(reading.cards) != 1:
             return None
-        return canonical_card(frame, reading.cards[0].quad)
+        return canonical_card(frame, reading.cards[0].quad, (FACE_W, FACE_H))
 
     def enroll_faces(self, faces: dict[str, object]) -> None:
         """Build references from the captured faces, save them, and read with them from now on."""

@@ -19,7 +19,9 @@ import cv2
 import numpy as np
 
 from .detect import Candidate, Detector, _order_quad, snap_quad
+from .keypoints import KeypointIndex
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
+from .second_look import may_hide_a_card, outlines_of, paint_out, place_by_keypoints
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +224,11 @@ class _Matcher:
         return total / max(1, used)
 
 
+def _sighting(ingredient: str | None, quad: np.ndarray, confidence: float) -> CardSighting:
+    corners = tuple((float(x), float(y)) for x, y in quad)
+    return CardSighting(ingredient, corners, confidence)  # type: ignore[arg-type]
+
+
 def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     """``q`` (clockwise, short side first) with one side moved so the card gets its usual aspect."""
     def unit(v: np.ndarray) -> np.ndarray:
@@ -270,6 +277,7 @@ class CardReader:
             raise TypeError(f"references must be References, not {type(references).__name__}")
         self.references = references
         self._matcher = _Matcher(references)
+        self._keypoints = KeypointIndex(references.faces)
         self._detector = Detector()
         self.tolerance = tolerance
 
@@ -318,6 +326,13 @@ class CardReader:
             small = cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA)
         else:
             small, scale = frame, 1.0
+        reading = self._read_outlines(small, scale)
+        if reading.status == "unsure":
+            return self._second_look(frame, small, scale, reading) or reading
+        return reading
+
+    def _read_outlines(self, small: np.ndarray, scale: float) -> FrameReading:
+        """Read the work image ``small`` card by card from the outlines found (quads in frame px)."""
         cands = copy.copy(self._detector).find(small)   # a private copy: find() keeps per-frame state
         if not cands:
             return FrameReading("empty")
@@ -330,14 +345,35 @@ class CardReader:
         quads = []
         for cand in cands:
             ing, quad, conf = self._read(small, cand)
-            quad_px = tuple((float(x) / scale, float(y) / scale) for x, y in quad)
-            cards.append(CardSighting(ing, quad_px, conf))  # type: ignore[arg-type]
+            cards.append(_sighting(ing, quad / scale, conf))
             quads.append(np.asarray(quad, np.float32))
             if ing is None:
                 status = "unsure"
         if status == "ok" and _overlapping(quads):
             status = "unsure"            # one card read twice, or cards overlapping more than a player lays them
         return FrameReading(status, cards)
+
+    def _second_look(self, frame: np.ndarray, small: np.ndarray, scale: float,
+                     first: FrameReading) -> FrameReading | None:
+        """An "ok" reading of a frame the outlines left unsure, or None (see ``second_look``).
+
+        The cards placed by keypoints are painted out of the work image, and what is left is read
+        again by its outlines: a card merged with a placed one now stands alone.
+        """
+        placed = place_by_keypoints(frame, first.cards, self._keypoints, self.threshold)
+        if placed is None:
+            return None
+        known = [np.asarray(q, np.float32) * scale for _, q, _ in placed]
+        known += outlines_of(known, [np.asarray(c.quad, np.float32) * scale for c in first.cards])
+        rest = self._read_outlines(paint_out(small, known), scale)
+        cards = [_sighting(ing, q, conf) for ing, q, conf in placed]
+        cards += [c for c in rest.cards if c.ingredient is not None]
+        known += [np.asarray(c.quad, np.float32) * scale for c in cards[len(placed):]]
+        if may_hide_a_card(small, known):
+            return None
+        if _overlapping([np.asarray(c.quad, np.float32) for c in cards]):
+            return None
+        return FrameReading("ok", cards)
 
     @staticmethod
     def _featureless(small: np.ndarray, quad: np.ndarray, top: float = 0.0) -> bool:

@@ -22,13 +22,15 @@ from .detect import Detector, _order_quad
 log = logging.getLogger(__name__)
 
 SCHEMA = "labkit.card_reader.references"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: ingredient ids, in the official app's order
 INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather")
 
-#: the canonical (upright) card image every face is warped to, width x height
+#: the canonical (upright) card image the reader warps a found card to, width x height
 CANON_W, CANON_H = 100, 140
+#: an enrolled face as the reference file keeps it: large enough for its keypoints
+FACE_W, FACE_H = 150, 210
 
 
 class ReferenceFileError(ValueError):
@@ -92,7 +94,7 @@ def locate_face(image: np.ndarray) -> np.ndarray:
 
 @dataclass
 class References:
-    """Enrolled faces: ingredient id -> canonical upright card image (CANON_H x CANON_W x 3, BGR)."""
+    """Enrolled faces: ingredient id -> upright card image (FACE_H x FACE_W x 3, BGR)."""
 
     faces: dict[str, np.ndarray]
 
@@ -102,8 +104,8 @@ class References:
         for ing, img in self.faces.items():
             if not isinstance(ing, str) or not ing:
                 raise ValueError(f"ingredient ids must be non-empty strings, not {ing!r}")
-            if img.shape != (CANON_H, CANON_W, 3) or img.dtype != np.uint8:
-                raise ValueError(f"face {ing!r} must be a {CANON_W}x{CANON_H} BGR uint8 image, got {img.shape}")
+            if img.shape != (FACE_H, FACE_W, 3) or img.dtype != np.uint8:
+                raise ValueError(f"face {ing!r} must be a {FACE_W}x{FACE_H} BGR uint8 image, got {img.shape}")
 
     @property
     def ingredients(self) -> tuple[str, ...]:
@@ -116,7 +118,7 @@ class References:
             if not ok:
                 raise ValueError(f"cannot encode face {ing!r}")
             faces[ing] = base64.b64encode(buf.tobytes()).decode("ascii")
-        return {"schema": SCHEMA, "version": SCHEMA_VERSION, "size": [CANON_W, CANON_H], "faces": faces}
+        return {"schema": SCHEMA, "version": SCHEMA_VERSION, "size": [FACE_W, FACE_H], "faces": faces}
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the reference file (JSON, atomically replaced)."""
@@ -141,7 +143,7 @@ def enroll(faces: Mapping[str, np.ndarray]) -> References:
         if not isinstance(ing, str) or not ing:
             raise ValueError(f"ingredient ids must be non-empty strings, not {ing!r}")
         img = check_frame(image, f"face {ing!r}")
-        out[ing] = canonical_card(img, locate_face(img))
+        out[ing] = canonical_card(img, locate_face(img), (FACE_W, FACE_H))
     return References(out)
 
 
@@ -174,7 +176,7 @@ def load_references(path: str | os.PathLike[str]) -> References:
             img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         except (ValueError, TypeError, cv2.error):
             img = None
-        if img is None or img.shape != (CANON_H, CANON_W, 3):
+        if img is None or img.shape != (FACE_H, FACE_W, 3):
             raise ReferenceFileError(path, f"damaged: the face of {ing!r} cannot be decoded")
         faces[str(ing)] = img
     return References(faces)

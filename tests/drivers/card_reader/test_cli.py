@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import INGREDIENTS, References
+from drivers.card_reader import INGREDIENTS, SCHEMA_VERSION, References
 from drivers.card_reader.cli import main
 from drivers.card_reader.scenes import Placement, render_scene
 
@@ -53,7 +53,7 @@ def test_enroll_writes_a_reference_file(faces_dir: Path, tmp_path: Path, capsys:
     out = tmp_path / "refs.json"
     assert main(["enroll", str(faces_dir), str(out)]) == 0
     assert lines(capsys) == [{"enrolled": list(INGREDIENTS), "references": str(out)}]
-    assert json.loads(out.read_text())["version"] == 1
+    assert json.loads(out.read_text())["version"] == SCHEMA_VERSION
 
 
 def test_identify_prints_one_json_line_per_image(refs_file: Path, shelf_images: list[Path],

@@ -90,10 +90,19 @@ def test_card_cut_off_by_the_frame_edge_is_unsure(faces: dict[str, np.ndarray], 
     assert all(c.ingredient is None for c in r.cards)
 
 
-def test_card_mostly_covered_is_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
-    cond = Conditions(fingers=(Finger(0, side=1, along=0.5, depth=0.8, width=0.65),))
+def test_card_covered_by_a_hand_is_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
+    cond = Conditions(fingers=(Finger(0, side=1, along=0.5, depth=1.2, width=1.0),))
     s = scene(faces, [Placement("claw", (0.5, 0.5), 0, 0.5)], cond)
     assert reader.identify(s.image).status == "unsure"
+
+
+@pytest.mark.parametrize("ingredient", ["claw", "toad", "fern"])
+def test_card_half_covered_is_read_by_what_shows(faces: dict[str, np.ndarray], reader: CardReader,
+                                                 ingredient: str) -> None:
+    # no outline is left to read, but the keypoints of the uncovered half place and name the card
+    cond = Conditions(fingers=(Finger(0, side=1, along=0.5, depth=0.8, width=0.65),))
+    s = scene(faces, [Placement(ingredient, (0.5, 0.5), 0, 0.5)], cond)
+    assert reader.identify(s.image).ingredients == (ingredient,)
 
 
 def test_heavily_overlapping_cards_are_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:

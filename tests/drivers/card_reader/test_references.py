@@ -17,7 +17,7 @@ from drivers.card_reader import (
     load_references,
     placeholder_references,
 )
-from drivers.card_reader.references import CANON_H, CANON_W, locate_face
+from drivers.card_reader.references import FACE_H, FACE_W, locate_face
 
 
 def test_placeholder_faces_cover_every_ingredient(faces: dict[str, np.ndarray]) -> None:
@@ -29,7 +29,7 @@ def test_placeholder_faces_cover_every_ingredient(faces: dict[str, np.ndarray]) 
 def test_enroll_builds_one_canonical_face_per_ingredient(references: References) -> None:
     assert references.ingredients == INGREDIENTS
     for img in references.faces.values():
-        assert img.shape == (CANON_H, CANON_W, 3)
+        assert img.shape == (FACE_H, FACE_W, 3)
 
 
 def test_placeholder_references_match_a_fresh_enrolment(references: References) -> None:
@@ -78,9 +78,11 @@ def test_load_file_from_another_version(references: References, tmp_path: Path) 
     [
         ("{not json", "not valid JSON"),
         ('{"schema": "something else", "version": 1}', "not a card reader reference file"),
-        ('{"schema": "labkit.card_reader.references", "version": 1, "faces": {}}', "no enrolled faces"),
-        ('{"schema": "labkit.card_reader.references", "version": 1, "faces": {"fern": "AAAA"}}',
+        ('{"schema": "labkit.card_reader.references", "version": 2, "faces": {}}', "no enrolled faces"),
+        ('{"schema": "labkit.card_reader.references", "version": 2, "faces": {"fern": "AAAA"}}',
          "face of 'fern' cannot be decoded"),
+        ('{"schema": "labkit.card_reader.references", "version": 1, "faces": {}}',
+         "schema version 1, this kit reads 2"),
     ],
 )
 def test_load_damaged_file(tmp_path: Path, content: str, problem: str) -> None:

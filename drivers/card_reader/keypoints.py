@@ -1,0 +1,158 @@
+"""Find enrolled cards in a frame by their keypoints. numpy and OpenCV only.
+
+The outline reader (``detect`` + the thumbnail match) needs a card's whole outline; a card merged
+with its neighbour, a finger or a glare spot can hide it. This second look needs none: ORB
+keypoints of each enrolled face (its illustration and title) are matched to the frame's, and a
+homography fitted by RANSAC to one face's matches places the whole card, even the parts that are
+covered. Keypoints of the frame that all faces share (border, title strip) match several faces
+alike and fall to the ratio test, so only what tells the faces apart counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: fewest RANSAC inliers that place a card (no false card on the tuning scenes needed more than 10)
+MIN_INLIERS = 12
+#: Lowe's ratio: a match must be clearly nearer than the second nearest face keypoint
+RATIO = 0.8
+#: frames are searched at this height (the faces' keypoints are made for cards of 35-60 % of it)
+SEARCH_H = 480
+
+
+@dataclass(frozen=True)
+class KeypointCard:
+    """A card placed by keypoints: ingredient, corners (frame px, clockwise from the card's own
+    top-left) and the number of keypoints that agree."""
+
+    ingredient: str
+    quad: np.ndarray
+    inliers: int
+
+
+def _orb(features: int, levels: int) -> cv2.ORB:
+    return cv2.ORB_create(nfeatures=features, scaleFactor=1.2, nlevels=levels, fastThreshold=10,
+                          edgeThreshold=15, patchSize=15)
+
+
+def quad_area(q: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(q, np.float32))))
+
+
+def shared_area(a: np.ndarray, b: np.ndarray) -> float:
+    """Area two convex quads share."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    return float(area)
+
+
+def card_shaped(quad: np.ndarray, frame_h: int) -> bool:
+    """A convex quad with a card's aspect (tilt allowed) and a height the shelf gives a card."""
+    q = np.asarray(quad, np.float32)
+    if not cv2.isContourConvex(q):
+        return False
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    long_side, short_side = (sides[1] + sides[3]) / 2, (sides[0] + sides[2]) / 2
+    if not 0.25 * frame_h < long_side < 0.75 * frame_h:
+        return False
+    return 1.15 < long_side / max(1e-6, short_side) < 1.7
+
+
+class KeypointIndex:
+    """ORB keypoints of the enrolled faces, and the search for them in a frame."""
+
+    def __init__(self, faces: Mapping[str, np.ndarray]) -> None:
+        """``faces``: ingredient -> upright face image (BGR or grey), all the same size."""
+        face_orb = _orb(500, 4)
+        self.ingredients = list(faces)
+        points, descriptors, owners = [], [], []
+        for k, ing in enumerate(self.ingredients):
+            face = faces[ing]
+            grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
+            kps, des = face_orb.detectAndCompute(grey, None)
+            if des is None:
+                continue
+            points.append(np.float32([kp.pt for kp in kps]))
+            descriptors.append(des)
+            owners.append(np.full(len(kps), k))
+        h, w = next(iter(faces.values())).shape[:2]
+        self.corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+        self.points = np.vstack(points) if points else np.zeros((0, 2), np.float32)
+        self.descriptors = np.vstack(descriptors) if descriptors else np.zeros((0, 32), np.uint8)
+        self.owners = np.concatenate(owners) if owners else np.zeros(0, int)
+        self._frame_orb = _orb(2000, 6)
+        self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+
+    def find(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[KeypointCard]:
+        """The enrolled cards placed in a BGR frame; ``mask`` (frame size, uint8) limits the search."""
+        h, w = frame.shape[:2]
+        scale = min(1.0, SEARCH_H / h)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if scale < 1.0:
+            size = (max(1, round(w * scale)), SEARCH_H)
+            grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+            mask = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+        kps, des = self._frame_orb.detectAndCompute(grey, mask)
+        if des is None or len(self.descriptors) < 2:
+            return []
+        pairs = [p for p in self._matcher.knnMatch(des, self.descriptors, k=2) if len(p) == 2]
+        if not pairs:
+            return []
+        query = np.array([a.queryIdx for a, _ in pairs])
+        train = np.array([a.trainIdx for a, _ in pairs])
+        clear = np.array([a.distance < RATIO * b.distance for a, b in pairs])
+        frame_pts = np.float32([kp.pt for kp in kps]) / scale
+        found: list[KeypointCard] = []
+        for k, ing in enumerate(self.ingredients):
+            chosen = clear & (self.owners[train] == k)
+            found += self._place(ing, self.points[train[chosen]], frame_pts[query[chosen]], h, found)
+        return found
+
+    def _place(self, ing: str, face_pts: np.ndarray, frame_pts: np.ndarray, frame_h: int,
+               found: list[KeypointCard]) -> list[KeypointCard]:
+        """Cards of one face: fit a homography, take its inliers away, fit again (the deck holds copies)."""
+        placed: list[KeypointCard] = []
+        for _ in range(3):
+            if len(face_pts) < MIN_INLIERS:
+                break
+            homography, inlier = self._fit(face_pts, frame_pts)
+            if homography is None or int(inlier.sum()) < MIN_INLIERS:
+                break
+            quad = cv2.perspectiveTransform(self.corners, homography).reshape(4, 2)
+            used = inlier
+            if card_shaped(quad, frame_h):
+                inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+                                   for x, y in frame_pts])
+                used = inlier | inside            # the rest of this card's matches are spent too
+                if not any(c.ingredient == ing and shared_area(c.quad, quad) > 0.3 * quad_area(quad)
+                           for c in found + placed):
+                    placed.append(KeypointCard(ing, quad, int(inlier.sum())))
+            face_pts, frame_pts = face_pts[~used], frame_pts[~used]
+        return placed
+
+    @staticmethod
+    def _fit(face_pts: np.ndarray, frame_pts: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+        """A homography from face to frame and its inliers (bool per match).
+
+        Few of a face's matches are right when another card or the shelf is in view, and RANSAC on
+        4-point samples then needs thousands of tries; a rotation, scale and shift (2-point samples,
+        loose: the camera may be tilted) finds the card's matches first, the homography is fitted
+        to those.
+        """
+        none = np.zeros(len(face_pts), bool)
+        similar, first = cv2.estimateAffinePartial2D(face_pts, frame_pts, method=cv2.RANSAC,
+                                                     ransacReprojThreshold=12.0, maxIters=500)
+        if similar is None:
+            return None, none
+        chosen = first.ravel() == 1
+        if int(chosen.sum()) < MIN_INLIERS:
+            return None, none
+        homography, second = cv2.findHomography(face_pts[chosen], frame_pts[chosen], cv2.RANSAC, 4.0)
+        if homography is None:
+            return None, none
+        inlier = np.zeros(len(face_pts), bool)
+        inlier[np.flatnonzero(chosen)[second.ravel() == 1]] = True
+        return homography, inlier

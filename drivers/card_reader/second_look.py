@@ -1,0 +1,211 @@
+"""A second look at a frame the outline reader is unsure of: place the cards by their keypoints.
+
+The outline reader is unsure when some card-like region has no outline it can read: cards merged
+into one blob, a finger or a glare spot bent the outline, a dark card in shadow. ``KeypointIndex``
+places cards without outlines. The frame is read "ok" only when the keypoint cards explain
+everything the outline reader saw:
+
+* every keypoint card is inside the frame, and no two share more than 30 % of the smaller one;
+* every card the outline reader read confidently is the keypoint card lying there, or lies apart;
+* what is left of the light, card-like regions once the known cards are taken away is too small to
+  hide a card, or shows far less detail than the cards (a glare spot, a finger, a hand).
+
+Otherwise the frame stays "unsure": a wrong ingredient is far worse than asking to adjust the cards.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from .keypoints import KeypointIndex, quad_area, shared_area
+
+log = logging.getLogger(__name__)
+
+#: a leftover region this large (share of a card's area) may hide a card ...
+LEFTOVER_AREA = 0.2
+#: ... unless its detail (relative to the known cards') is below this
+LEFTOVER_DETAIL = 0.25
+#: or it is mostly skin and below this detail (a finger, a hand)
+SKIN_DETAIL = 0.45
+#: a region is light (card-like) above this share of the way from the shelf to the cards' frames
+LIGHT_SHARE = 0.33
+#: inliers that give a keypoint card a confidence of 1 - 1/e
+INLIER_SCALE = 15.0
+
+
+class Sighting(Protocol):
+    """A card of the outline reading: ingredient (None if unread), corners in frame px, confidence."""
+
+    @property
+    def ingredient(self) -> str | None: ...
+    @property
+    def quad(self) -> tuple[tuple[float, float], ...]: ...
+    @property
+    def confidence(self) -> float: ...
+
+
+def keypoint_confidence(inliers: int) -> float:
+    return 1.0 - math.exp(-inliers / INLIER_SCALE)
+
+
+def _skin(bgr: np.ndarray) -> np.ndarray:
+    ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
+    cr, cb = ycc[..., 1], ycc[..., 2]
+    return (cr > 135) & (cr < 180) & (cb > 85) & (cb < 135)
+
+
+def _light_level(grey: np.ndarray, known_mask: np.ndarray) -> float:
+    """A grey level a third of the way from the shelf up to the known cards' light frames.
+
+    Low enough for a card in shadow; the shelf's own lit patches show little detail.
+    """
+    level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    shelf = grey[(grey < level) & (known_mask == 0)]
+    cards = grey[known_mask > 0]
+    if not len(shelf) or not len(cards):
+        return float(level)
+    shelf_level, frame_level = float(np.median(shelf)), float(np.percentile(cards, 80))
+    return shelf_level + LIGHT_SHARE * max(0.0, frame_level - shelf_level)
+
+
+def _fill(mask: np.ndarray) -> np.ndarray:
+    """The mask's outer outlines filled: a dark illustration inside a light card frame counts too."""
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    return filled
+
+
+def _detail(grey: np.ndarray, region: np.ndarray) -> float:
+    """Fine detail in ``region`` (bool mask) relative to its brightness."""
+    g = grey.astype(np.float32)
+    fine = np.abs(cv2.GaussianBlur(g, (0, 0), 0.8) - cv2.GaussianBlur(g, (0, 0), 2.5))
+    return float(fine[region].mean()) / max(1.0, float(g[region].mean()))
+
+
+def paint_out(small: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+    """The work image with the given cards (quads, a little grown) painted in the shelf's tone."""
+    painted = small.copy()
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    shelf = small[grey < level]
+    tone = np.median(shelf, axis=0) if len(shelf) else np.zeros(3)
+    for q in quads:
+        centre = q.mean(axis=0)
+        grown = centre + (q - centre) * (1 + 4.0 / max(1.0, math.sqrt(quad_area(q))))
+        cv2.fillConvexPoly(painted, np.round(grown).astype(np.int32), tone.tolist())
+    return painted
+
+
+def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[tuple[float, float, float]]:
+    """The light regions of the work image outside the ``known`` cards (quads, work pixels), each as
+    (area in cards, detail relative to the known cards', share of skin)."""
+    h, w = small.shape[:2]
+    known_mask = np.zeros((h, w), np.uint8)
+    for q in known:
+        cv2.fillConvexPoly(known_mask, np.round(q).astype(np.int32), 255)
+    card_area = float(np.mean([quad_area(q) for q in known]))
+    card_w = math.sqrt(card_area / 1.4)
+    grey = cv2.cvtColor(paint_out(small, known), cv2.COLOR_BGR2GRAY)
+    light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), known_mask),
+                        cv2.CMP_GT)
+    inner = cv2.erode(known_mask, np.ones((5, 5), np.uint8)) > 0
+    ref_detail = _detail(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inner) if inner.any() else 0.0
+    grown = cv2.dilate(known_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    left = cv2.bitwise_and(light, cv2.bitwise_not(grown))
+    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    skin = _skin(small)
+    out = []
+    for contour in contours:
+        if cv2.contourArea(contour) < 0.03 * card_area:
+            continue
+        # the hull: a card with a dark illustration shows only its light frame, maybe broken
+        region = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(region, cv2.convexHull(contour), 255)
+        region = cv2.bitwise_and(region, cv2.bitwise_not(grown))
+        k = max(3, int(0.15 * card_w) | 1)
+        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+        area = float(np.count_nonzero(region))
+        if area < 0.1 * card_area:
+            continue
+        inside = cv2.erode(region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0   # not its own outline
+        detail = _detail(grey, inside if inside.any() else region) / max(1e-6, ref_detail)
+        out.append((area / card_area, detail, float(skin[region].mean())))
+    return out
+
+
+def could_hide_a_card(area: float, detail: float, skin: float) -> bool:
+    """Whether a leftover region is large and detailed enough to be a card we could not read."""
+    if area < LEFTOVER_AREA:
+        return False
+    if skin > 0.8:                               # a finger or a hand, unless it is as busy as a card
+        return detail >= SKIN_DETAIL
+    return detail >= LEFTOVER_DETAIL
+
+
+def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
+    """Whether what is light outside the ``known`` cards (quads, work pixels) may hide another card."""
+    if not known:
+        return True
+    for area, detail, skin in leftover_regions(small, known):
+        if could_hide_a_card(area, detail, skin):
+            log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f may hide a card",
+                      area, detail, skin)
+            return True
+    return False
+
+
+def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], index: KeypointIndex,
+                       threshold: float) -> list[tuple[str, np.ndarray, float]] | None:
+    """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None
+    when they cannot settle it: none placed, one cut off by the frame's edge, two overlapping more
+    than a player lays them, or a card the outline reader read confidently read otherwise."""
+    h, w = frame.shape[:2]
+    placed = [c for c in index.find(frame) if keypoint_confidence(c.inliers) >= threshold]
+    if not placed:
+        return _unsure("no card placed by keypoints")
+    for c in placed:
+        if (c.quad[:, 0] < -3).any() or (c.quad[:, 1] < -3).any() or \
+                (c.quad[:, 0] > w + 3).any() or (c.quad[:, 1] > h + 3).any():
+            return _unsure("a card is cut off by the frame's edge")
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            if shared_area(a.quad, b.quad) > 0.3 * min(quad_area(a.quad), quad_area(b.quad)):
+                return _unsure("two cards overlap more than a player lays them")
+    for seen in outline_cards:
+        if seen.ingredient is None or seen.confidence < threshold:
+            continue
+        quad = np.asarray(seen.quad, np.float32)
+        there = max(placed, key=lambda c: shared_area(c.quad, quad))
+        if shared_area(there.quad, quad) > 0.5 * quad_area(quad) and there.ingredient != seen.ingredient:
+            return _unsure("the outline and the keypoints read a card differently")
+    return [(c.ingredient, c.quad, keypoint_confidence(c.inliers)) for c in placed]
+
+
+def outlines_of(placed: Sequence[np.ndarray], outline_quads: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The outline quads that lie on a placed card (shared area over 60 % of their union).
+
+    A homography from a few keypoints can be a little off at the card's corners; the card's own
+    outline, where the outline reader found it, marks the rest of it as known.
+    """
+    out = []
+    for q in outline_quads:
+        for p in placed:
+            shared = shared_area(p, q)
+            if shared > 0.6 * (quad_area(p) + quad_area(q) - shared):
+                out.append(q)
+                break
+    return out
+
+
+def _unsure(why: str) -> None:
+    log.debug("second look: unsure: %s", why)
+    return None
