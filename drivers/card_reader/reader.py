@@ -365,9 +365,11 @@ class CardReader:
             return None
         known = [np.asarray(q, np.float32) * scale for _, q, _ in placed]
         known += outlines_of(known, [np.asarray(c.quad, np.float32) * scale for c in first.cards])
-        rest = self._read_outlines(paint_out(small, known), scale)
+        rest = self._read_outlines(paint_out(small, known), scale) if placed else first
         cards = [_sighting(ing, q, conf) for ing, q, conf in placed]
-        cards += [c for c in rest.cards if c.ingredient is not None]
+        cards += [c for c in rest.cards if c.ingredient is not None and c.confidence >= self.threshold]
+        if not cards:
+            return None
         known += [np.asarray(c.quad, np.float32) * scale for c in cards[len(placed):]]
         if may_hide_a_card(small, known):
             return None

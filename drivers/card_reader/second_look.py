@@ -165,13 +165,11 @@ def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
 
 def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], index: KeypointIndex,
                        threshold: float) -> list[tuple[str, np.ndarray, float]] | None:
-    """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None
-    when they cannot settle it: none placed, one cut off by the frame's edge, two overlapping more
-    than a player lays them, or a card the outline reader read confidently read otherwise."""
+    """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None when they cannot settle it: one cut off by the frame's edge, two
+    overlapping more than a player lays them, or a card the outline reader read confidently read
+    otherwise."""
     h, w = frame.shape[:2]
     placed = [c for c in index.find(frame) if keypoint_confidence(c.inliers) >= threshold]
-    if not placed:
-        return _unsure("no card placed by keypoints")
     for c in placed:
         if (c.quad[:, 0] < -3).any() or (c.quad[:, 1] < -3).any() or \
                 (c.quad[:, 0] > w + 3).any() or (c.quad[:, 1] > h + 3).any():
@@ -184,9 +182,9 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
         if seen.ingredient is None or seen.confidence < threshold:
             continue
         quad = np.asarray(seen.quad, np.float32)
-        there = max(placed, key=lambda c: shared_area(c.quad, quad))
-        if shared_area(there.quad, quad) > 0.5 * quad_area(quad) and there.ingredient != seen.ingredient:
-            return _unsure("the outline and the keypoints read a card differently")
+        for there in placed:
+            if shared_area(there.quad, quad) > 0.5 * quad_area(quad) and there.ingredient != seen.ingredient:
+                return _unsure("the outline and the keypoints read a card differently")
     return [(c.ingredient, c.quad, keypoint_confidence(c.inliers)) for c in placed]
 
 
