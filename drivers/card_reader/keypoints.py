@@ -20,6 +20,8 @@ import numpy as np
 MIN_INLIERS = 12
 #: Lowe's ratio: a match must be clearly nearer than the second nearest face keypoint
 RATIO = 0.8
+#: keypoints kept per enrolled face, and per searched frame
+FACE_FEATURES, FRAME_FEATURES = 500, 2000
 #: frames are searched at this height (the faces' keypoints are made for cards of 35-60 % of it)
 SEARCH_H = 480
 
@@ -66,7 +68,7 @@ class KeypointIndex:
 
     def __init__(self, faces: Mapping[str, np.ndarray]) -> None:
         """``faces``: ingredient -> upright face image (BGR or grey), all the same size."""
-        face_orb = _orb(500, 4)
+        face_orb = _orb(FACE_FEATURES, 4)
         self.ingredients = list(faces)
         points, descriptors, owners = [], [], []
         for k, ing in enumerate(self.ingredients):
@@ -83,7 +85,7 @@ class KeypointIndex:
         self.points = np.vstack(points) if points else np.zeros((0, 2), np.float32)
         self.descriptors = np.vstack(descriptors) if descriptors else np.zeros((0, 32), np.uint8)
         self.owners = np.concatenate(owners) if owners else np.zeros(0, int)
-        self._frame_orb = _orb(2000, 6)
+        self._frame_orb = _orb(FRAME_FEATURES, 6)
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
 
     def find(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[KeypointCard]:

@@ -104,9 +104,9 @@ def paint_out(small: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     return painted
 
 
-def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[tuple[float, float, float]]:
+def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[tuple[float, float, float, bool]]:
     """The light regions of the work image outside the ``known`` cards (quads, work pixels), each as
-    (area in cards, detail relative to the known cards', share of skin)."""
+    (area in cards, detail relative to the known cards', share of skin, reaches the frame's edge)."""
     h, w = small.shape[:2]
     known_mask = np.zeros((h, w), np.uint8)
     for q in known:
@@ -138,15 +138,20 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[tup
             continue
         inside = cv2.erode(region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0   # not its own outline
         detail = _detail(grey, inside if inside.any() else region) / max(1e-6, ref_detail)
-        out.append((area / card_area, detail, float(skin[region].mean())))
+        at_edge = bool(region[:2].any() or region[-2:].any() or region[:, :2].any() or region[:, -2:].any())
+        out.append((area / card_area, detail, float(skin[region].mean()), at_edge))
     return out
 
 
-def could_hide_a_card(area: float, detail: float, skin: float) -> bool:
-    """Whether a leftover region is large and detailed enough to be a card we could not read."""
+def could_hide_a_card(area: float, detail: float, skin: float, at_edge: bool) -> bool:
+    """Whether a leftover region is large and detailed enough to be a card we could not read.
+
+    A finger or a hand comes in from the frame's edge and is skin-coloured; unless it is as busy as
+    a card, it is let go (a warm card face, fur or coffee, is skin-coloured too, but lies inside).
+    """
     if area < LEFTOVER_AREA:
         return False
-    if skin > 0.8:                               # a finger or a hand, unless it is as busy as a card
+    if skin > 0.8 and at_edge:
         return detail >= SKIN_DETAIL
     return detail >= LEFTOVER_DETAIL
 
@@ -155,8 +160,8 @@ def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
     """Whether what is light outside the ``known`` cards (quads, work pixels) may hide another card."""
     if not known:
         return True
-    for area, detail, skin in leftover_regions(small, known):
-        if could_hide_a_card(area, detail, skin):
+    for area, detail, skin, at_edge in leftover_regions(small, known):
+        if could_hide_a_card(area, detail, skin, at_edge):
             log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f may hide a card",
                       area, detail, skin)
             return True
