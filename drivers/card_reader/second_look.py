@@ -170,9 +170,9 @@ def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
 
 def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], index: KeypointIndex,
                        threshold: float) -> list[tuple[str, np.ndarray, float]] | None:
-    """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None when they cannot settle it: one cut off by the frame's edge, two
-    overlapping more than a player lays them, or a card the outline reader read confidently read
-    otherwise."""
+    """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None
+    when they cannot settle it: one cut off by the frame's edge, two overlapping more than a player
+    lays them, or a card the outline reader read confidently read otherwise."""
     h, w = frame.shape[:2]
     placed = [c for c in index.find(frame) if keypoint_confidence(c.inliers) >= threshold]
     for c in placed:
