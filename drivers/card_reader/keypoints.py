@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-#: fewest RANSAC inliers that place a card (no false card on the tuning scenes needed more than 10)
+#: fewest RANSAC inliers that place a card (with 10, no card was placed falsely on the tuning
+#: scenes); the reader's tolerance may ask for more (``second_look.keypoint_confidence``)
 MIN_INLIERS = 12
 #: Lowe's ratio: a match must be clearly nearer than the second nearest face keypoint
 RATIO = 0.8

@@ -1,14 +1,15 @@
 """A second look at a frame the outline reader is unsure of: place the cards by their keypoints.
 
 The outline reader is unsure when some card-like region has no outline it can read: cards merged
-into one blob, a finger or a glare spot bent the outline, a dark card in shadow. ``KeypointIndex``
-places cards without outlines. The frame is read "ok" only when the keypoint cards explain
-everything the outline reader saw:
+into one blob, a finger or a glare spot bent an outline, a card in shadow. ``KeypointIndex`` places
+cards without outlines. The cards it places are painted out of the work image and the outline
+reader reads what is left, where a card merged with a placed one now stands alone. The frame is
+read "ok" only if all of this holds:
 
-* every keypoint card is inside the frame, and no two share more than 30 % of the smaller one;
-* every card the outline reader read confidently is the keypoint card lying there, or lies apart;
-* what is left of the light, card-like regions once the known cards are taken away is too small to
-  hide a card, or shows far less detail than the cards (a glare spot, a finger, a hand).
+* no placed card is cut off by the frame's edge, and no two share more than 30 % of the smaller;
+* every card the outline reader read confidently is the placed card lying there, or lies apart;
+* what is light outside the cards now known is too small to hide a card, or shows far less detail
+  than the cards (a glare spot, a finger or a hand coming in from the frame's edge).
 
 Otherwise the frame stays "unsure": a wrong ingredient is far worse than asking to adjust the cards.
 """
@@ -31,8 +32,10 @@ log = logging.getLogger(__name__)
 LEFTOVER_AREA = 0.2
 #: ... unless its detail (relative to the known cards') is below this
 LEFTOVER_DETAIL = 0.25
-#: or it is mostly skin and below this detail (a finger, a hand)
+#: ... or, for a skin-coloured region coming in from the frame's edge (a finger, a hand), this
 SKIN_DETAIL = 0.45
+#: a skin-coloured region from the frame's edge narrower than this share of a card's width is a finger
+FINGER_WIDTH = 0.6
 #: a region is light (card-like) above this share of the way from the shelf to the cards' frames
 LIGHT_SHARE = 0.33
 #: inliers that give a keypoint card a confidence of 1 - 1/e
@@ -66,21 +69,12 @@ def _light_level(grey: np.ndarray, known_mask: np.ndarray) -> float:
     Low enough for a card in shadow; the shelf's own lit patches show little detail.
     """
     level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    shelf = grey[(grey < level) & (known_mask == 0)]
+    shelf = grey[(grey <= level) & (known_mask == 0)]
     cards = grey[known_mask > 0]
     if not len(shelf) or not len(cards):
         return float(level)
     shelf_level, frame_level = float(np.median(shelf)), float(np.percentile(cards, 80))
     return shelf_level + LIGHT_SHARE * max(0.0, frame_level - shelf_level)
-
-
-def _fill(mask: np.ndarray) -> np.ndarray:
-    """The mask's outer outlines filled: a dark illustration inside a light card frame counts too."""
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, contours, -1, 255, -1)
-    return filled
 
 
 def _detail(grey: np.ndarray, region: np.ndarray) -> float:
@@ -95,7 +89,7 @@ def paint_out(small: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     painted = small.copy()
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    shelf = small[grey < level]
+    shelf = small[grey <= level]
     tone = np.median(shelf, axis=0) if len(shelf) else np.zeros(3)
     for q in quads:
         centre = q.mean(axis=0)
@@ -104,20 +98,25 @@ def paint_out(small: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     return painted
 
 
-def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[tuple[float, float, float, bool]]:
-    """The light regions of the work image outside the ``known`` cards (quads, work pixels), each as
-    (area in cards, detail relative to the known cards', share of skin, reaches the frame's edge)."""
+#: (area in cards, detail relative to the known cards', share of skin, finger-like)
+Leftover = tuple[float, float, float, bool]
+
+
+def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[Leftover]:
+    """The light regions of the work image outside the ``known`` cards (quads, work pixels).
+
+    Finger-like: it reaches the frame's edge and is narrower than a card."""
     h, w = small.shape[:2]
     known_mask = np.zeros((h, w), np.uint8)
     for q in known:
         cv2.fillConvexPoly(known_mask, np.round(q).astype(np.int32), 255)
     card_area = float(np.mean([quad_area(q) for q in known]))
     card_w = math.sqrt(card_area / 1.4)
+    original = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     grey = cv2.cvtColor(paint_out(small, known), cv2.COLOR_BGR2GRAY)
-    light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), known_mask),
-                        cv2.CMP_GT)
+    light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(original, known_mask), cv2.CMP_GT)
     inner = cv2.erode(known_mask, np.ones((5, 5), np.uint8)) > 0
-    ref_detail = _detail(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), inner) if inner.any() else 0.0
+    ref_detail = _detail(original, inner) if inner.any() else 0.0
     grown = cv2.dilate(known_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     left = cv2.bitwise_and(light, cv2.bitwise_not(grown))
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -132,26 +131,30 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[tup
         cv2.fillConvexPoly(region, cv2.convexHull(contour), 255)
         region = cv2.bitwise_and(region, cv2.bitwise_not(grown))
         k = max(3, int(0.15 * card_w) | 1)
-        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, disc) > 0
         area = float(np.count_nonzero(region))
         if area < 0.1 * card_area:
             continue
         inside = cv2.erode(region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0   # not its own outline
         detail = _detail(grey, inside if inside.any() else region) / max(1e-6, ref_detail)
         at_edge = bool(region[:2].any() or region[-2:].any() or region[:, :2].any() or region[:, -2:].any())
-        out.append((area / card_area, detail, float(skin[region].mean()), at_edge))
+        (_, _), (side_a, side_b), _ = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
+        finger_like = at_edge and min(side_a, side_b) <= FINGER_WIDTH * card_w
+        out.append((area / card_area, detail, float(skin[region].mean()), finger_like))
     return out
 
 
-def could_hide_a_card(area: float, detail: float, skin: float, at_edge: bool) -> bool:
+def could_hide_a_card(area: float, detail: float, skin: float, finger_like: bool) -> bool:
     """Whether a leftover region is large and detailed enough to be a card we could not read.
 
-    A finger or a hand comes in from the frame's edge and is skin-coloured; unless it is as busy as
-    a card, it is let go (a warm card face, fur or coffee, is skin-coloured too, but lies inside).
+    A finger comes in from the frame's edge, narrower than a card, skin-coloured; unless it is as
+    busy as a card, it is let go. A warm card face (fur, coffee) is skin-coloured too, but lies
+    inside the frame; a whole hand is as wide as a card and may cover one.
     """
     if area < LEFTOVER_AREA:
         return False
-    if skin > 0.8 and at_edge:
+    if skin > 0.8 and finger_like:
         return detail >= SKIN_DETAIL
     return detail >= LEFTOVER_DETAIL
 
@@ -160,10 +163,10 @@ def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
     """Whether what is light outside the ``known`` cards (quads, work pixels) may hide another card."""
     if not known:
         return True
-    for area, detail, skin, at_edge in leftover_regions(small, known):
-        if could_hide_a_card(area, detail, skin, at_edge):
-            log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f may hide a card",
-                      area, detail, skin)
+    for area, detail, skin, finger_like in leftover_regions(small, known):
+        if could_hide_a_card(area, detail, skin, finger_like):
+            log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f "
+                      "may hide a card", area, detail, skin)
             return True
     return False
 
@@ -178,18 +181,21 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
     for c in placed:
         if (c.quad[:, 0] < -3).any() or (c.quad[:, 1] < -3).any() or \
                 (c.quad[:, 0] > w + 3).any() or (c.quad[:, 1] > h + 3).any():
-            return _unsure("a card is cut off by the frame's edge")
+            log.debug("second look: unsure: %s", "a card is cut off by the frame's edge")
+            return None
     for i, a in enumerate(placed):
         for b in placed[i + 1:]:
             if shared_area(a.quad, b.quad) > 0.3 * min(quad_area(a.quad), quad_area(b.quad)):
-                return _unsure("two cards overlap more than a player lays them")
+                log.debug("second look: unsure: %s", "two cards overlap more than a player lays them")
+                return None
     for seen in outline_cards:
         if seen.ingredient is None or seen.confidence < threshold:
             continue
         quad = np.asarray(seen.quad, np.float32)
         for there in placed:
             if shared_area(there.quad, quad) > 0.5 * quad_area(quad) and there.ingredient != seen.ingredient:
-                return _unsure("the outline and the keypoints read a card differently")
+                log.debug("second look: unsure: %s", "the outline and the keypoints read a card differently")
+                return None
     return [(c.ingredient, c.quad, keypoint_confidence(c.inliers)) for c in placed]
 
 
@@ -207,8 +213,3 @@ def outlines_of(placed: Sequence[np.ndarray], outline_quads: Sequence[np.ndarray
                 out.append(q)
                 break
     return out
-
-
-def _unsure(why: str) -> None:
-    log.debug("second look: unsure: %s", why)
-    return None

@@ -1,0 +1,72 @@
+"""KeypointIndex: cards placed by their ORB keypoints and a homography, without outlines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drivers.card_reader import References
+from drivers.card_reader.keypoints import KeypointIndex, card_shaped, quad_area, shared_area
+from drivers.card_reader.scenes import Conditions, Finger, Placement, compose_scene
+
+
+@pytest.fixture(scope="module")
+def index(references: References) -> KeypointIndex:
+    return KeypointIndex(references.faces)
+
+
+def corner_error(found: np.ndarray, truth: object) -> float:
+    """Largest distance between matching corners, as a share of the card's long side."""
+    t = np.asarray(truth, np.float32)
+    long_side = float(np.linalg.norm(t[3] - t[0]))
+    return float(np.linalg.norm(found - t, axis=1).max()) / long_side
+
+
+@pytest.mark.parametrize("angle", [0, 35, 180, 250])
+def test_a_card_is_placed_at_any_rotation(faces: dict[str, np.ndarray], index: KeypointIndex, angle: float) -> None:
+    scene = compose_scene(faces, [Placement("root", (0.5, 0.5), angle, 0.5)], conditions=Conditions(tilt=12))
+    placed = index.find(scene.image)
+    assert [c.ingredient for c in placed] == ["root"]
+    # the quad starts at the card's own top-left corner, as the outline reader's does
+    assert corner_error(placed[0].quad, scene.cards[0][1]) < 0.06
+
+
+def test_a_card_half_under_a_finger_is_placed_whole(faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+    cond = Conditions(fingers=(Finger(0, side=1, along=0.5, depth=0.8, width=0.65),))
+    scene = compose_scene(faces, [Placement("scorpion", (0.5, 0.5), 20, 0.5)], conditions=cond)
+    placed = index.find(scene.image)
+    assert [c.ingredient for c in placed] == ["scorpion"]
+    assert corner_error(placed[0].quad, scene.cards[0][1]) < 0.08
+
+
+def test_two_copies_of_one_card_are_both_placed(faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+    scene = compose_scene(faces, [Placement("claw", (0.3, 0.5), 10, 0.45), Placement("claw", (0.7, 0.5), -15, 0.45)])
+    placed = index.find(scene.image)
+    assert [c.ingredient for c in placed] == ["claw", "claw"]
+    assert shared_area(placed[0].quad, placed[1].quad) == 0
+
+
+def test_a_face_not_enrolled_is_not_placed(faces: dict[str, np.ndarray], references: References) -> None:
+    only_three = KeypointIndex({k: references.faces[k] for k in ("fern", "claw", "root")})
+    scene = compose_scene(faces, [Placement("flower", (0.5, 0.5), 30, 0.5)])
+    assert only_three.find(scene.image) == []
+
+
+def test_an_empty_shelf_places_nothing(faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+    assert index.find(compose_scene(faces, []).image) == []
+
+
+def test_the_search_mask_limits_where_cards_are_placed(faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+    scene = compose_scene(faces, [Placement("fern", (0.3, 0.5), 0, 0.45), Placement("toad", (0.72, 0.5), 0, 0.45)])
+    left_half = np.zeros(scene.image.shape[:2], np.uint8)
+    left_half[:, :320] = 255
+    assert [c.ingredient for c in index.find(scene.image, left_half)] == ["fern"]
+
+
+def test_card_shape_rules() -> None:
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    assert card_shaped(card, 300)
+    assert not card_shaped(card, 100)                                   # taller than the frame allows
+    assert not card_shaped(np.float32([[0, 0], [140, 0], [140, 140], [0, 140]]), 300)   # square
+    assert not card_shaped(np.float32([[0, 0], [100, 140], [100, 0], [0, 140]]), 300)   # crossed
+    assert quad_area(card) == pytest.approx(14000)
