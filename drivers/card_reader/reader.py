@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -409,28 +410,24 @@ class CardReader:
         best = self._read_oriented(small, quad)
         if best[2] >= self.threshold:
             return best
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        snapped = snap_quad(gray, _order_quad(quad))
-        if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
-            got = self._read_oriented(small, snapped)
+        for retry in self._retry_quads(small, quad):     # computed only as far as needed
+            got = self._read_oriented(small, retry)
             if got[2] > best[2]:
                 best = got
             if best[2] >= self.threshold:
-                return best
-        for variant in _aspect_variants(_order_quad(quad)):
-            got = self._read_oriented(small, variant)
-            if got[2] > best[2]:
-                best = got
-            if best[2] >= self.threshold:
-                return best
-            snapped = snap_quad(gray, variant)
-            if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
-                got = self._read_oriented(small, snapped)
-                if got[2] > best[2]:
-                    best = got
-                if best[2] >= self.threshold:
-                    return best
+                break
         return best
+
+    def _retry_quads(self, small: np.ndarray, quad: np.ndarray) -> Iterator[np.ndarray]:
+        """The quad snapped to the card's printed edge, then each aspect variant and it snapped."""
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        ordered = _order_quad(quad)
+        for i, base in enumerate([ordered, *_aspect_variants(ordered)]):
+            if i:
+                yield base
+            snapped = snap_quad(gray, base)
+            if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
+                yield snapped
 
     def _read_oriented(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best ingredient, oriented quad, confidence and raw correlation for a quad in ``small``.
