@@ -181,12 +181,12 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
     for c in placed:
         if (c.quad[:, 0] < -3).any() or (c.quad[:, 1] < -3).any() or \
                 (c.quad[:, 0] > w + 3).any() or (c.quad[:, 1] > h + 3).any():
-            log.debug("second look: unsure: %s", "a card is cut off by the frame's edge")
+            log.debug("second look: unsure: a card is cut off by the frame's edge")
             return None
     for i, a in enumerate(placed):
         for b in placed[i + 1:]:
             if shared_area(a.quad, b.quad) > 0.3 * min(quad_area(a.quad), quad_area(b.quad)):
-                log.debug("second look: unsure: %s", "two cards overlap more than a player lays them")
+                log.debug("second look: unsure: two cards overlap more than a player lays them")
                 return None
     for seen in outline_cards:
         if seen.ingredient is None or seen.confidence < threshold:
@@ -194,7 +194,7 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
         quad = np.asarray(seen.quad, np.float32)
         for there in placed:
             if shared_area(there.quad, quad) > 0.5 * quad_area(quad) and there.ingredient != seen.ingredient:
-                log.debug("second look: unsure: %s", "the outline and the keypoints read a card differently")
+                log.debug("second look: unsure: the outline and the keypoints read a card differently")
                 return None
     return [(c.ingredient, c.quad, keypoint_confidence(c.inliers)) for c in placed]
 
