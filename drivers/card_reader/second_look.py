@@ -8,8 +8,9 @@ read "ok" only if all of this holds:
 
 * no placed card is cut off by the frame's edge, and no two share more than 30 % of the smaller;
 * every card the outline reader read confidently is the placed card lying there, or lies apart;
-* what is light outside the cards now known is too small to hide a card, or shows far less detail
-  than the cards (a glare spot, a finger or a hand coming in from the frame's edge).
+* what is light outside the cards now known is too small to hide a card, shows far less detail
+  than the cards (a finger or a hand coming in from the frame's edge), or fades out instead of
+  ending at a card's cut edge (a glare spot or a lit patch of shelf).
 
 Otherwise the frame stays "unsure": a wrong ingredient is far worse than asking to adjust the cards.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -38,6 +39,11 @@ SKIN_DETAIL = 0.45
 FINGER_WIDTH = 0.6
 #: a region is light (card-like) above this share of the way from the shelf to the cards' frames
 LIGHT_SHARE = 0.33
+#: ... or whose outline has less than this much sharp edge (card widths): a card shows at least
+#: half of itself, so at least a card width of its cut edge; a glare spot's light fades out
+SHARP_EDGE = 1.0
+#: a step is sharp where the grey level changes by this share of (cards' frames - shelf) per pixel
+SHARP_STEP = 0.15
 #: inliers that give a keypoint card a confidence of 1 - 1/e
 INLIER_SCALE = 15.0
 
@@ -63,17 +69,21 @@ def _skin(bgr: np.ndarray) -> np.ndarray:
     return (cr > 135) & (cr < 180) & (cb > 85) & (cb < 135)
 
 
-def _light_level(grey: np.ndarray, known_mask: np.ndarray) -> float:
-    """A grey level a third of the way from the shelf up to the known cards' light frames.
-
-    Low enough for a card in shadow; the shelf's own lit patches show little detail.
-    """
+def _levels(grey: np.ndarray, known_mask: np.ndarray) -> tuple[float, float]:
+    """The grey levels of the shelf (median of the dark side) and of the known cards' light frames."""
     level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     shelf = grey[(grey <= level) & (known_mask == 0)]
     cards = grey[known_mask > 0]
     if not len(shelf) or not len(cards):
-        return float(level)
-    shelf_level, frame_level = float(np.median(shelf)), float(np.percentile(cards, 80))
+        return float(level), float(level)
+    return float(np.median(shelf)), float(np.percentile(cards, 80))
+
+
+def _light_level(shelf_level: float, frame_level: float) -> float:
+    """A grey level a third of the way from the shelf up to the known cards' light frames.
+
+    Low enough for a card in shadow; the shelf's own lit patches show little detail.
+    """
     return shelf_level + LIGHT_SHARE * max(0.0, frame_level - shelf_level)
 
 
@@ -98,14 +108,39 @@ def paint_out(small: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     return painted
 
 
-#: (area in cards, detail relative to the known cards', share of skin, finger-like)
-Leftover = tuple[float, float, float, bool]
+class Leftover(NamedTuple):
+    """A light region outside the cards known: what could be a card nobody read."""
+
+    area: float            # in cards
+    detail: float          # relative to the known cards'
+    skin: float            # share of skin-coloured pixels
+    finger_like: bool      # reaches the frame's edge, narrower than a card
+    sharp_edge: float      # length of its outline that is a sharp step, in card widths
+
+
+def _sharp_steps(grey: np.ndarray, shelf_level: float, frame_level: float) -> np.ndarray:
+    """Per pixel, the grey level's step (Sobel) as a share of the known cards' frames over the shelf."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy) / (8.0 * max(1.0, frame_level - shelf_level))
+
+
+def _sharp_edge(light: np.ndarray, region: np.ndarray, steps: np.ndarray, near_known: np.ndarray) -> float:
+    """Pixels of the light area's outline inside ``region`` that are sharp steps, away from the
+    known cards (where the painting-out made its own edge) and the frame's border."""
+    inside = cv2.bitwise_and(light, region.astype(np.uint8) * 255)
+    contours, _ = cv2.findContours(inside, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return 0.0
+    pts = np.vstack([c.reshape(-1, 2) for c in contours])
+    h, w = light.shape
+    x, y = pts[:, 0], pts[:, 1]
+    away = (near_known[y, x] == 0) & (x > 2) & (y > 2) & (x < w - 3) & (y < h - 3)
+    return float(np.count_nonzero(steps[y[away], x[away]] > SHARP_STEP))
 
 
 def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[Leftover]:
-    """The light regions of the work image outside the ``known`` cards (quads, work pixels).
-
-    Finger-like: it reaches the frame's edge and is narrower than a card."""
+    """The light regions of the work image outside the ``known`` cards (quads, work pixels)."""
     h, w = small.shape[:2]
     known_mask = np.zeros((h, w), np.uint8)
     for q in known:
@@ -114,12 +149,15 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[Lef
     card_w = math.sqrt(card_area / 1.4)
     original = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     grey = cv2.cvtColor(paint_out(small, known), cv2.COLOR_BGR2GRAY)
-    light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(original, known_mask), cv2.CMP_GT)
+    levels = _levels(original, known_mask)
+    light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(*levels), cv2.CMP_GT)
+    steps = _sharp_steps(original, *levels)
     inner = cv2.erode(known_mask, np.ones((5, 5), np.uint8)) > 0
     ref_detail = _detail(original, inner) if inner.any() else 0.0
     grown = cv2.dilate(known_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     left = cv2.bitwise_and(light, cv2.bitwise_not(grown))
     left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    near_known = cv2.dilate(grown, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     skin = _skin(small)
     out = []
@@ -141,32 +179,35 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[Lef
         at_edge = bool(region[:2].any() or region[-2:].any() or region[:, :2].any() or region[:, -2:].any())
         (_, _), (side_a, side_b), _ = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
         finger_like = at_edge and min(side_a, side_b) <= FINGER_WIDTH * card_w
-        out.append((area / card_area, detail, float(skin[region].mean()), finger_like))
+        sharp_edge = _sharp_edge(left, region, steps, near_known) / card_w
+        out.append(Leftover(area / card_area, detail, float(skin[region].mean()), finger_like, sharp_edge))
     return out
 
 
-def could_hide_a_card(area: float, detail: float, skin: float, finger_like: bool) -> bool:
-    """Whether a leftover region is large and detailed enough to be a card we could not read.
+def could_hide_a_card(left: Leftover) -> bool:
+    """Whether a leftover region is large, detailed and sharp-edged enough to be a card we could not read.
 
     A finger comes in from the frame's edge, narrower than a card, skin-coloured; unless it is as
     busy as a card, it is let go. A warm card face (fur, coffee) is skin-coloured too, but lies
-    inside the frame; a whole hand is as wide as a card and may cover one.
+    inside the frame; a whole hand is as wide as a card and may cover one. A glare spot lights the
+    shelf's texture (as busy as a card) but its light fades out: no card edge bounds it.
     """
-    if area < LEFTOVER_AREA:
+    if left.area < LEFTOVER_AREA or left.sharp_edge < SHARP_EDGE:
         return False
-    if skin > 0.8 and finger_like:
-        return detail >= SKIN_DETAIL
-    return detail >= LEFTOVER_DETAIL
+    if left.skin > 0.8 and left.finger_like:
+        return left.detail >= SKIN_DETAIL
+    return left.detail >= LEFTOVER_DETAIL
 
 
 def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
     """Whether what is light outside the ``known`` cards (quads, work pixels) may hide another card."""
     if not known:
         return True
-    for area, detail, skin, finger_like in leftover_regions(small, known):
-        if could_hide_a_card(area, detail, skin, finger_like):
-            log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f "
-                      "may hide a card", area, detail, skin)
+    for left in leftover_regions(small, known):
+        if could_hide_a_card(left):
+            log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f and "
+                      "%.2f card widths of sharp edge may hide a card", left.area, left.detail, left.skin,
+                      left.sharp_edge)
             return True
     return False
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 
+import cv2
 import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader
-from drivers.card_reader.scenes import Placement, compose_scene, random_scene
-from drivers.card_reader.second_look import could_hide_a_card, outlines_of, paint_out
+from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
+from drivers.card_reader.second_look import (Leftover, could_hide_a_card, leftover_regions, may_hide_a_card,
+                                             outlines_of, paint_out)
 
 #: scenes (random_scene seeds from the tuning range) the outline reader alone leaves unsure:
 #: cards touching or overlapping into one blob, glare or a finger bending an outline, two copies
@@ -41,16 +43,46 @@ def test_the_reasons_for_staying_unsure_are_logged_without_ingredients(
     assert not any(ing in m for m in messages for ing in ("claw", "mushroom"))
 
 
-@pytest.mark.parametrize("area, detail, skin, finger_like, hides", [
-    (0.15, 2.0, 0.0, False, False),     # too small for a card
-    (0.6, 0.1, 0.0, False, False),      # flat: a glare spot or a lit patch of shelf
-    (0.6, 0.5, 0.0, False, True),       # as busy as a card
-    (0.6, 0.35, 1.0, True, False),      # a finger from the frame's edge
-    (0.6, 0.35, 1.0, False, True),      # skin-coloured but not a finger: a warm card face, a hand
-    (0.6, 0.6, 1.0, True, True),        # skin-coloured but as busy as a card
+@pytest.mark.parametrize("area, detail, skin, finger_like, sharp_edge, hides", [
+    (0.15, 2.0, 0.0, False, 3.0, False),    # too small for a card
+    (0.6, 0.1, 0.0, False, 3.0, False),     # flat: a lit patch of shelf
+    (0.6, 0.5, 0.0, False, 3.0, True),      # as busy as a card, bounded by a card's edge
+    (0.6, 0.5, 0.0, False, 0.4, False),     # as busy, but its light fades out: a glare spot on the shelf
+    (0.6, 0.35, 1.0, True, 3.0, False),     # a finger from the frame's edge
+    (0.6, 0.35, 1.0, False, 3.0, True),     # skin-coloured but not a finger: a warm card face, a hand
+    (0.6, 0.6, 1.0, True, 3.0, True),       # skin-coloured but as busy as a card
 ])
-def test_what_may_hide_a_card(area: float, detail: float, skin: float, finger_like: bool, hides: bool) -> None:
-    assert could_hide_a_card(area, detail, skin, finger_like) is hides
+def test_what_may_hide_a_card(area: float, detail: float, skin: float, finger_like: bool, sharp_edge: float,
+                              hides: bool) -> None:
+    assert could_hide_a_card(Leftover(area, detail, skin, finger_like, sharp_edge)) is hides
+
+
+#: tuning scenes where a glare spot on the shelf, merged with a finger or alone, is the only light
+#: region left beside the cards read: busy enough to hide a card, but its light fades out
+GLARE_BESIDE = {60150: "one", 60846: "one"}
+
+
+@pytest.mark.parametrize("seed", sorted(GLARE_BESIDE))
+def test_a_glare_spot_on_the_shelf_does_not_hide_a_card(faces: dict[str, np.ndarray], reader: CardReader,
+                                                        seed: int) -> None:
+    scene = random_scene(faces, seed, kind=GLARE_BESIDE[seed])
+    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
+    card = np.float32(scene.cards[0][1]) / 2
+    busy = [r for r in leftover_regions(small, [card]) if r.area >= 0.2 and r.detail >= 0.25]
+    assert busy and all(r.sharp_edge < 1.0 for r in busy)
+    assert not may_hide_a_card(small, [card])
+    reading = reader.identify(scene.image)
+    assert reading.status == "ok" and reading.ingredients == scene.ingredients
+
+
+def test_a_card_beside_the_cards_read_may_hide_there(faces: dict[str, np.ndarray]) -> None:
+    scene = compose_scene(faces, [Placement("claw", (0.3, 0.5), 10, 0.5), Placement("toad", (0.72, 0.5), 0, 0.5)],
+                          background="wood", seed=3, conditions=Conditions(blur_sigma=1.5, noise=4, jpeg=60))
+    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
+    claw = np.float32(scene.cards[0][1]) / 2
+    toad = [r for r in leftover_regions(small, [claw]) if r.area > 0.5]
+    assert toad and toad[0].sharp_edge >= 2.0
+    assert may_hide_a_card(small, [claw])
 
 
 def test_paint_out_covers_the_card_in_the_shelf_tone() -> None:
