@@ -10,7 +10,7 @@ alike and fall to the ratio test, so only what tells the faces apart counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -19,10 +19,15 @@ import numpy as np
 #: fewest RANSAC inliers that place a card (with 10, no card was placed falsely on the tuning
 #: scenes); the reader's tolerance may ask for more (``second_look.keypoint_confidence``)
 MIN_INLIERS = 12
-#: Lowe's ratio: a match must be clearly nearer than the second nearest face keypoint
+#: Lowe's ratio: a match must be clearly nearer than the nearest keypoint of another face ...
 RATIO = 0.8
+#: ... among this many nearest (if all of them are one face's, the match is clear)
+NEAREST = 4
 #: keypoints kept per enrolled face, and per searched frame
 FACE_FEATURES, FRAME_FEATURES = 500, 2000
+#: a card in a frame is often soft (focus, motion, JPEG): each face also gives this many keypoints
+#: of itself blurred by this sigma (face px), whose descriptors match a soft card's better
+BLURRED_FEATURES, BLURRED_SIGMA = 200, 2.0
 #: frames are searched at this height (the faces' keypoints are made for cards of 35-60 % of it)
 SEARCH_H = 480
 
@@ -69,18 +74,19 @@ class KeypointIndex:
 
     def __init__(self, faces: Mapping[str, np.ndarray]) -> None:
         """``faces``: ingredient -> upright face image (BGR or grey), all the same size."""
-        face_orb = _orb(FACE_FEATURES, 4)
+        sharp_orb, blurred_orb = _orb(FACE_FEATURES, 4), _orb(BLURRED_FEATURES, 4)
         self.ingredients = list(faces)
         points, descriptors, owners = [], [], []
         for k, ing in enumerate(self.ingredients):
             face = faces[ing]
             grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
-            kps, des = face_orb.detectAndCompute(grey, None)
-            if des is None:
-                continue
-            points.append(np.float32([kp.pt for kp in kps]))
-            descriptors.append(des)
-            owners.append(np.full(len(kps), k))
+            for orb, image in ((sharp_orb, grey), (blurred_orb, cv2.GaussianBlur(grey, (0, 0), BLURRED_SIGMA))):
+                kps, des = orb.detectAndCompute(image, None)
+                if des is None:
+                    continue
+                points.append(np.float32([kp.pt for kp in kps]))
+                descriptors.append(des)
+                owners.append(np.full(len(kps), k))
         h, w = next(iter(faces.values())).shape[:2]
         self.corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
         self.points = np.vstack(points) if points else np.zeros((0, 2), np.float32)
@@ -101,18 +107,27 @@ class KeypointIndex:
         kps, des = self._frame_orb.detectAndCompute(grey, mask)
         if des is None or len(self.descriptors) < 2:
             return []
-        pairs = [p for p in self._matcher.knnMatch(des, self.descriptors, k=2) if len(p) == 2]
-        if not pairs:
+        nearest = [p for p in self._matcher.knnMatch(des, self.descriptors, k=NEAREST) if p]
+        if not nearest:
             return []
-        query = np.array([a.queryIdx for a, _ in pairs])
-        train = np.array([a.trainIdx for a, _ in pairs])
-        clear = np.array([a.distance < RATIO * b.distance for a, b in pairs])
+        query = np.array([p[0].queryIdx for p in nearest])
+        train = np.array([p[0].trainIdx for p in nearest])
+        clear = np.array([p[0].distance < RATIO * self._other_face_distance(p) for p in nearest])
         frame_pts = np.float32([kp.pt for kp in kps]) / scale
         found: list[KeypointCard] = []
         for k, ing in enumerate(self.ingredients):
             chosen = clear & (self.owners[train] == k)
             found += self._place(ing, self.points[train[chosen]], frame_pts[query[chosen]], h, found)
         return found
+
+    def _other_face_distance(self, nearest: Sequence[cv2.DMatch]) -> float:
+        """Distance to the nearest keypoint of another face than the nearest one's (the sharp and
+        blurred keypoints of one face are alike: only another face's make a match ambiguous)."""
+        face = self.owners[nearest[0].trainIdx]
+        for m in nearest[1:]:
+            if self.owners[m.trainIdx] != face:
+                return float(m.distance)
+        return float("inf")
 
     def _place(self, ing: str, face_pts: np.ndarray, frame_pts: np.ndarray, frame_h: int,
                found: list[KeypointCard]) -> list[KeypointCard]:

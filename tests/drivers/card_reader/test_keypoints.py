@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from drivers.card_reader import References
+from drivers.card_reader import keypoints
 from drivers.card_reader.keypoints import KeypointIndex, card_shaped, quad_area, shared_area
 from drivers.card_reader.scenes import Conditions, Finger, Placement, compose_scene
 
@@ -61,6 +63,30 @@ def test_the_search_mask_limits_where_cards_are_placed(faces: dict[str, np.ndarr
     left_half = np.zeros(scene.image.shape[:2], np.uint8)
     left_half[:, :320] = 255
     assert [c.ingredient for c in index.find(scene.image, left_half)] == ["fern"]
+
+
+@pytest.mark.parametrize("ingredient", ["toad", "flower", "root"])
+def test_a_soft_card_is_placed_by_the_blurred_faces_keypoints_too(
+        faces: dict[str, np.ndarray], references: References, index: KeypointIndex, ingredient: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cond = Conditions(blur_sigma=1.5, motion=(7, 30), noise=4, jpeg=60)
+    scene = compose_scene(faces, [Placement(ingredient, (0.5, 0.5), 20, 0.55)], background="iron", seed=5,
+                          conditions=cond)
+    monkeypatch.setattr(keypoints, "BLURRED_FEATURES", 1)
+    sharp_only = KeypointIndex(references.faces).find(scene.image)
+    placed = index.find(scene.image)
+    assert [c.ingredient for c in placed] == [ingredient]
+    assert placed[0].inliers > 1.3 * max([c.inliers for c in sharp_only], default=0)
+
+
+def test_the_ratio_test_weighs_only_another_faces_keypoints(index: KeypointIndex) -> None:
+    first = int(np.flatnonzero(index.owners == 0)[0])
+    same_face = [int(i) for i in np.flatnonzero(index.owners == 0)[1:3]]
+    other_face = int(np.flatnonzero(index.owners == 1)[0])
+    nearest = [cv2.DMatch(0, first, 20.0), cv2.DMatch(0, same_face[0], 22.0), cv2.DMatch(0, same_face[1], 23.0),
+               cv2.DMatch(0, other_face, 40.0)]
+    assert index._other_face_distance(nearest) == 40.0           # a blurred twin of the same face does not count
+    assert index._other_face_distance(nearest[:3]) == float("inf")   # all one face's: a clear match
 
 
 def test_card_shape_rules() -> None:
