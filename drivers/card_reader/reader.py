@@ -22,7 +22,7 @@ import numpy as np
 from .detect import Candidate, Detector, _order_quad, snap_quad
 from .keypoints import KeypointIndex
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
-from .second_look import may_hide_a_card, outlines_of, paint_out, place_by_keypoints
+from .second_look import may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints
 
 log = logging.getLogger(__name__)
 
@@ -328,6 +328,9 @@ class CardReader:
         else:
             small, scale = frame, 1.0
         reading = self._read_outlines(small, scale)
+        if reading.status == "ok" and may_hide_a_whole_card(small, [np.asarray(c.quad, np.float32) * scale
+                                                                   for c in reading.cards]):
+            reading = FrameReading("unsure", reading.cards)
         if reading.status == "unsure":
             return self._second_look(frame, small, scale, reading) or reading
         return reading

@@ -42,6 +42,8 @@ LIGHT_SHARE = 0.33
 #: ... or whose outline has less than this much sharp edge (card widths): a card shows at least
 #: half of itself, so at least a card width of its cut edge; a glare spot's light fades out
 SHARP_EDGE = 1.0
+#: a region this large (share of a card) beside cards read whole by their outlines may be a card missed
+WHOLE_CARD = 0.6
 #: a step is sharp where the grey level changes by this share of (cards' frames - shelf) per pixel
 SHARP_STEP = 0.15
 #: inliers that give a keypoint card a confidence of 1 - 1/e
@@ -69,14 +71,28 @@ def _skin(bgr: np.ndarray) -> np.ndarray:
     return (cr > 135) & (cr < 180) & (cb > 85) & (cb < 135)
 
 
+def _quantile(channel: np.ndarray, mask: np.ndarray, q: float) -> float | None:
+    """The ``q`` quantile (0..1, interpolated as numpy does) of a uint8 channel's pixels under a
+    uint8 mask, from their histogram; None if the mask is empty."""
+    hist = cv2.calcHist([channel], [0], mask, [256], [0, 256]).ravel()
+    n = int(hist.sum())
+    if n == 0:
+        return None
+    cum = np.cumsum(hist)
+    at = q * (n - 1)
+    below = int(np.searchsorted(cum, math.floor(at) + 1))
+    above = int(np.searchsorted(cum, math.ceil(at) + 1))
+    return below + (above - below) * (at - math.floor(at))
+
+
 def _levels(grey: np.ndarray, known_mask: np.ndarray) -> tuple[float, float]:
     """The grey levels of the shelf (median of the dark side) and of the known cards' light frames."""
-    level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    shelf = grey[(grey <= level) & (known_mask == 0)]
-    cards = grey[known_mask > 0]
-    if not len(shelf) or not len(cards):
+    level, dark = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    shelf = _quantile(grey, cv2.bitwise_and(dark, cv2.bitwise_not(known_mask)), 0.5)
+    cards = _quantile(grey, known_mask, 0.8)
+    if shelf is None or cards is None:
         return float(level), float(level)
-    return float(np.median(shelf)), float(np.percentile(cards, 80))
+    return shelf, cards
 
 
 def _light_level(shelf_level: float, frame_level: float) -> float:
@@ -98,13 +114,12 @@ def paint_out(small: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
     """The work image with the given cards (quads, a little grown) painted in the shelf's tone."""
     painted = small.copy()
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    shelf = small[grey <= level]
-    tone = np.median(shelf, axis=0) if len(shelf) else np.zeros(3)
+    _, dark = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    tone = [_quantile(channel, dark, 0.5) or 0.0 for channel in cv2.split(small)]
     for q in quads:
         centre = q.mean(axis=0)
         grown = centre + (q - centre) * (1 + 4.0 / max(1.0, math.sqrt(quad_area(q))))
-        cv2.fillConvexPoly(painted, np.round(grown).astype(np.int32), tone.tolist())
+        cv2.fillConvexPoly(painted, np.round(grown).astype(np.int32), tone)
     return painted
 
 
@@ -139,8 +154,9 @@ def _sharp_edge(light: np.ndarray, region: np.ndarray, steps: np.ndarray, near_k
     return float(np.count_nonzero(steps[y[away], x[away]] > SHARP_STEP))
 
 
-def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[Leftover]:
-    """The light regions of the work image outside the ``known`` cards (quads, work pixels)."""
+def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: float = 0.1) -> list[Leftover]:
+    """The light regions of the work image outside the ``known`` cards (quads, work pixels), of at
+    least ``min_area`` of a card."""
     h, w = small.shape[:2]
     known_mask = np.zeros((h, w), np.uint8)
     for q in known:
@@ -151,36 +167,37 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray]) -> list[Lef
     grey = cv2.cvtColor(paint_out(small, known), cv2.COLOR_BGR2GRAY)
     levels = _levels(original, known_mask)
     light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(*levels), cv2.CMP_GT)
-    steps = _sharp_steps(original, *levels)
-    inner = cv2.erode(known_mask, np.ones((5, 5), np.uint8)) > 0
-    ref_detail = _detail(original, inner) if inner.any() else 0.0
     grown = cv2.dilate(known_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     left = cv2.bitwise_and(light, cv2.bitwise_not(grown))
-    left = cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    near_known = cv2.dilate(grown, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    skin = _skin(small)
-    out = []
+    regions = []
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.15 * card_w) | 1),) * 2)
     for contour in contours:
         if cv2.contourArea(contour) < 0.03 * card_area:
             continue
         # the hull: a card with a dark illustration shows only its light frame, maybe broken
         region = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(region, cv2.convexHull(contour), 255)
-        region = cv2.bitwise_and(region, cv2.bitwise_not(grown))
-        k = max(3, int(0.15 * card_w) | 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        region = cv2.morphologyEx(region, cv2.MORPH_OPEN, disc) > 0
-        area = float(np.count_nonzero(region))
-        if area < 0.1 * card_area:
-            continue
+        region = cv2.morphologyEx(cv2.bitwise_and(region, cv2.bitwise_not(grown)), cv2.MORPH_OPEN, disc) > 0
+        if np.count_nonzero(region) >= max(0.1, min_area) * card_area:
+            regions.append(region)
+    if not regions:
+        return []
+    steps = _sharp_steps(original, *levels)
+    inner = cv2.erode(known_mask, np.ones((5, 5), np.uint8)) > 0
+    ref_detail = _detail(original, inner) if inner.any() else 0.0
+    near_known = cv2.dilate(grown, np.ones((5, 5), np.uint8))
+    skin = _skin(small)
+    out = []
+    for region in regions:
         inside = cv2.erode(region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0   # not its own outline
         detail = _detail(grey, inside if inside.any() else region) / max(1e-6, ref_detail)
         at_edge = bool(region[:2].any() or region[-2:].any() or region[:, :2].any() or region[:, -2:].any())
         (_, _), (side_a, side_b), _ = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
         finger_like = at_edge and min(side_a, side_b) <= FINGER_WIDTH * card_w
         sharp_edge = _sharp_edge(left, region, steps, near_known) / card_w
-        out.append(Leftover(area / card_area, detail, float(skin[region].mean()), finger_like, sharp_edge))
+        out.append(Leftover(float(np.count_nonzero(region)) / card_area, detail, float(skin[region].mean()),
+                            finger_like, sharp_edge))
     return out
 
 
@@ -208,6 +225,21 @@ def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
             log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f and "
                       "%.2f card widths of sharp edge may hide a card", left.area, left.detail, left.skin,
                       left.sharp_edge)
+            return True
+    return False
+
+
+def may_hide_a_whole_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
+    """Whether a frame the outlines read whole has a card beside the ``known`` ones that they missed
+    (its outline merged into the shelf or a neighbour's): a light region of most of a card, not a
+    finger, that could hide one. Players overlap cards by a tenth at most, so a card missed shows
+    most of itself; a shred of a known card's outline or a finger is smaller."""
+    if not known:
+        return False
+    for left in leftover_regions(small, known, min_area=WHOLE_CARD):
+        if not left.finger_like and could_hide_a_card(left):
+            log.debug("card reader: unsure: a region of %.2f card with detail %.2f beside the cards read "
+                      "may be a card without an outline", left.area, left.detail)
             return True
     return False
 

@@ -10,8 +10,9 @@ import pytest
 
 from drivers.card_reader import CardReader
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
-from drivers.card_reader.second_look import (Leftover, could_hide_a_card, leftover_regions, may_hide_a_card,
-                                             outlines_of, paint_out)
+from drivers.card_reader import reader as reader_module
+from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_card, leftover_regions,
+                                             may_hide_a_card, outlines_of, paint_out)
 
 #: scenes (random_scene seeds from the tuning range) the outline reader alone leaves unsure:
 #: cards touching or overlapping into one blob, glare or a finger bending an outline, two copies
@@ -83,6 +84,31 @@ def test_a_card_beside_the_cards_read_may_hide_there(faces: dict[str, np.ndarray
     toad = [r for r in leftover_regions(small, [claw]) if r.area > 0.5]
     assert toad and toad[0].sharp_edge >= 2.0
     assert may_hide_a_card(small, [claw])
+
+
+#: tuning scenes where the outlines read one card whole and miss the other entirely (its outline
+#: merged into the shelf or its neighbour): without a look beside the cards read, "ok" with a card short
+MISSED_BESIDE = {80325: "touching", 80921: "overlap", 81495: "apart", 81979: "overlap"}
+
+
+@pytest.mark.parametrize("seed", sorted(MISSED_BESIDE))
+def test_a_card_the_outlines_missed_beside_a_card_read_is_looked_for(
+        faces: dict[str, np.ndarray], reader: CardReader, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = random_scene(faces, seed, kind=MISSED_BESIDE[seed])
+    reading = reader.identify(scene.image)
+    assert reading.status == "ok" and reading.ingredients == scene.ingredients
+    monkeypatch.setattr(reader_module, "may_hide_a_whole_card", lambda small, known: False)
+    short = reader.identify(scene.image)
+    assert short.status == "ok" and len(short.ingredients) == len(scene.ingredients) - 1
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000])
+def test_quantile_from_the_histogram_is_numpys(n: int) -> None:
+    values = np.random.default_rng(n).integers(0, 256, (1, n)).astype(np.uint8)
+    everywhere = np.full(values.shape, 255, np.uint8)
+    for q in (0.5, 0.8):
+        assert _quantile(values, everywhere, q) == pytest.approx(float(np.quantile(values, q)))
+    assert _quantile(values, np.zeros_like(everywhere), 0.5) is None
 
 
 def test_paint_out_covers_the_card_in_the_shelf_tone() -> None:
