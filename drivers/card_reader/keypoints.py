@@ -57,6 +57,13 @@ def shared_area(a: np.ndarray, b: np.ndarray) -> float:
     return float(area)
 
 
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two quads that are one card found twice (they share over 70 % of their union); a copy of
+    the card lying half over it is another card."""
+    shared = shared_area(a, b)
+    return shared > 0.7 * (quad_area(a) + quad_area(b) - shared)
+
+
 def card_shaped(quad: np.ndarray, frame_h: int) -> bool:
     """A convex quad with a card's aspect (tilt allowed) and a height the shelf gives a card."""
     q = np.asarray(quad, np.float32)
@@ -145,8 +152,7 @@ class KeypointIndex:
                 inside = np.array([cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
                                    for x, y in frame_pts])
                 used = inlier | inside            # the rest of this card's matches are spent too
-                if not any(c.ingredient == ing and shared_area(c.quad, quad) > 0.3 * quad_area(quad)
-                           for c in found + placed):
+                if not any(c.ingredient == ing and _same_place(c.quad, quad) for c in found + placed):
                     placed.append(KeypointCard(ing, quad, int(inlier.sum())))
             face_pts, frame_pts = face_pts[~used], frame_pts[~used]
         return placed

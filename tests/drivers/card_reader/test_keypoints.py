@@ -96,3 +96,12 @@ def test_card_shape_rules() -> None:
     assert not card_shaped(np.float32([[0, 0], [140, 0], [140, 140], [0, 140]]), 300)   # square
     assert not card_shaped(np.float32([[0, 0], [100, 140], [100, 0], [0, 140]]), 300)   # crossed
     assert quad_area(card) == pytest.approx(14000)
+
+
+def test_a_copy_lying_half_over_the_card_is_another_card(faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+    """Two copies overlapping more than a player lays them are both placed, so the second look can
+    refuse the frame, instead of one being taken for the other found twice."""
+    scene = compose_scene(faces, [Placement("claw", (0.4, 0.5), 0, 0.5), Placement("claw", (0.56, 0.52), 20, 0.5)])
+    placed = index.find(scene.image)
+    assert [c.ingredient for c in placed] == ["claw", "claw"]
+    assert shared_area(placed[0].quad, placed[1].quad) > 0.3 * quad_area(placed[0].quad)
