@@ -24,7 +24,7 @@ RATIO = 0.8
 #: ... among this many nearest (if all of them are one face's, the match is clear)
 NEAREST = 4
 #: keypoints kept per enrolled face, and per searched frame
-FACE_FEATURES, FRAME_FEATURES = 500, 2000
+FACE_FEATURES, FRAME_FEATURES = 400, 2000
 #: a card in a frame is often soft (focus, motion, JPEG): each face also gives this many keypoints
 #: of itself blurred by this sigma (face px), whose descriptors match a soft card's better
 BLURRED_FEATURES, BLURRED_SIGMA = 200, 2.0
