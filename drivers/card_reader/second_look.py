@@ -35,17 +35,17 @@ LEFTOVER_AREA = 0.2
 LEFTOVER_DETAIL = 0.25
 #: ... or, for a skin-coloured region coming in from the frame's edge (a finger, a hand), this
 SKIN_DETAIL = 0.45
+#: ... or its outline has less than this much sharp edge (card widths): a card shows at least half
+#: of itself, so at least a card width of its cut edge; a glare spot's light fades out
+SHARP_EDGE = 1.0
+#: a step is sharp where the grey level changes by this share of (cards' frames - shelf) per pixel
+SHARP_STEP = 0.15
 #: a skin-coloured region from the frame's edge narrower than this share of a card's width is a finger
 FINGER_WIDTH = 0.6
 #: a region is light (card-like) above this share of the way from the shelf to the cards' frames
 LIGHT_SHARE = 0.33
-#: ... or whose outline has less than this much sharp edge (card widths): a card shows at least
-#: half of itself, so at least a card width of its cut edge; a glare spot's light fades out
-SHARP_EDGE = 1.0
 #: a region this large (share of a card) beside cards read whole by their outlines may be a card missed
 WHOLE_CARD = 0.6
-#: a step is sharp where the grey level changes by this share of (cards' frames - shelf) per pixel
-SHARP_STEP = 0.15
 #: inliers that give a keypoint card a confidence of 1 - 1/e
 INLIER_SCALE = 15.0
 
@@ -238,8 +238,8 @@ def may_hide_a_whole_card(small: np.ndarray, known: Sequence[np.ndarray]) -> boo
         return False
     for left in leftover_regions(small, known, min_area=WHOLE_CARD):
         if not left.finger_like and could_hide_a_card(left):
-            log.debug("card reader: unsure: a region of %.2f card with detail %.2f beside the cards read "
-                      "may be a card without an outline", left.area, left.detail)
+            log.debug("second look: needed: a region of %.2f card with detail %.2f beside the cards read "
+                      "may be a card the outlines missed", left.area, left.detail)
             return True
     return False
 
