@@ -70,6 +70,8 @@ class FrameReading:
 #: thumbnail detail (relative to brightness) below which a bright quad is glare, not a card
 FEATURELESS = 0.03
 
+#: the most a card's opposite sides differ in a frame (ratio): more than a 20 degree tilt gives
+MAX_SKEW = 1.45
 #: block side for the local correlation
 BLOCK = 6
 
@@ -253,6 +255,14 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     return [v.astype(np.float32) for v in out]
 
 
+def _skewed(quad: np.ndarray) -> bool:
+    """Opposite sides differing more than a card tilted 20 degrees shows: the outline of two
+    overlapping cards merged, which may read well as one of them."""
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return bool(max(sides[0] / max(1e-6, sides[2]), sides[2] / max(1e-6, sides[0]),
+                    sides[1] / max(1e-6, sides[3]), sides[3] / max(1e-6, sides[1])) > MAX_SKEW)
+
+
 def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
     """Whether two quads share more than ``limit`` of the smaller one's area."""
     for i in range(len(quads)):
@@ -328,9 +338,10 @@ class CardReader:
         else:
             small, scale = frame, 1.0
         reading = self._read_outlines(small, scale)
-        if reading.status == "ok" and may_hide_a_whole_card(small, [np.asarray(c.quad, np.float32) * scale
-                                                                   for c in reading.cards]):
-            reading = FrameReading("unsure", reading.cards)
+        if reading.status == "ok":
+            quads = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
+            if any(_skewed(q) for q in quads) or may_hide_a_whole_card(small, quads):
+                reading = FrameReading("unsure", reading.cards)
         if reading.status == "unsure":
             return self._second_look(frame, small, scale, reading) or reading
         return reading

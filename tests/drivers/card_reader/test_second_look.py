@@ -103,6 +103,25 @@ def test_a_card_the_outlines_missed_beside_a_card_read_is_looked_for(
     assert short.status == "ok" and len(short.ingredients) == len(scene.ingredients) - 1
 
 
+def test_a_merged_outline_read_as_one_card_gets_the_second_look(faces: dict[str, np.ndarray], reader: CardReader,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning seed 70254: a feather 25-45 % over a flower; their merged outline reads well as the
+    feather, but its opposite sides differ more than any tilt makes, and the keypoints see both."""
+    scene = random_scene(faces, 70254, kind="heavy_overlap")
+    assert reader.identify(scene.image).status == "unsure"
+    monkeypatch.setattr(reader_module, "_skewed", lambda quad: False)
+    assert reader.identify(scene.image).ingredients == ("feather",)        # the wrong reading it prevents
+
+
+@pytest.mark.parametrize("quad, skewed", [
+    ([[0, 0], [100, 0], [100, 140], [0, 140]], False),          # square on
+    ([[10, 0], [90, 0], [100, 140], [0, 140]], False),          # tilted: top a fifth shorter
+    ([[30, 0], [70, 0], [100, 140], [0, 140]], True),           # top less than half the bottom
+])
+def test_skewed_outlines(quad: list[list[float]], skewed: bool) -> None:
+    assert reader_module._skewed(np.float32(quad)) is skewed
+
+
 @pytest.mark.parametrize("n", [1, 2, 7, 1000])
 def test_quantile_from_the_histogram_is_numpys(n: int) -> None:
     values = np.random.default_rng(n).integers(0, 256, (1, n)).astype(np.uint8)
