@@ -6,8 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import References
-from drivers.card_reader import keypoints
+from drivers.card_reader import References, keypoints
 from drivers.card_reader.keypoints import KeypointIndex, card_shaped, quad_area, shared_area
 from drivers.card_reader.scenes import Conditions, Finger, Placement, compose_scene
 

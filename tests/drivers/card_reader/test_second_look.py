@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader
-from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
 from drivers.card_reader import reader as reader_module
+from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
 from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_card, leftover_regions,
                                              may_hide_a_card, outlines_of, paint_out)
 
@@ -111,15 +111,6 @@ def test_a_merged_outline_read_as_one_card_gets_the_second_look(faces: dict[str,
     assert reader.identify(scene.image).status == "unsure"
     monkeypatch.setattr(reader_module, "_skewed", lambda quad: False)
     assert reader.identify(scene.image).ingredients == ("feather",)        # the wrong reading it prevents
-
-
-@pytest.mark.parametrize("quad, skewed", [
-    ([[0, 0], [100, 0], [100, 140], [0, 140]], False),          # square on
-    ([[10, 0], [90, 0], [100, 140], [0, 140]], False),          # tilted: top a fifth shorter
-    ([[30, 0], [70, 0], [100, 140], [0, 140]], True),           # top less than half the bottom
-])
-def test_skewed_outlines(quad: list[list[float]], skewed: bool) -> None:
-    assert reader_module._skewed(np.float32(quad)) is skewed
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000])
