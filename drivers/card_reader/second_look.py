@@ -46,6 +46,8 @@ FINGER_WIDTH = 0.6
 LIGHT_SHARE = 0.33
 #: a region this large (share of a card) beside cards read whole by their outlines may be a card missed
 WHOLE_CARD = 0.6
+#: ... unless it comes in from the frame's edge through less than this (card widths): a hand
+ENTRY_WIDTH = 0.4
 #: inliers that give a keypoint card a confidence of 1 - 1/e
 INLIER_SCALE = 15.0
 
@@ -131,6 +133,7 @@ class Leftover(NamedTuple):
     skin: float            # share of skin-coloured pixels
     finger_like: bool      # reaches the frame's edge, narrower than a card
     sharp_edge: float      # length of its outline that is a sharp step, in card widths
+    entry: float = 0.0     # length along the frame's edge where it comes in, in card widths
 
 
 def _sharp_steps(grey: np.ndarray, shelf_level: float, frame_level: float) -> np.ndarray:
@@ -196,8 +199,10 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
         (_, _), (side_a, side_b), _ = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
         finger_like = at_edge and min(side_a, side_b) <= FINGER_WIDTH * card_w
         sharp_edge = _sharp_edge(left, region, steps, near_known) / card_w
+        entry = float(np.count_nonzero(region[0]) + np.count_nonzero(region[-1]) + np.count_nonzero(region[1:-1, 0])
+                      + np.count_nonzero(region[1:-1, -1])) / card_w
         out.append(Leftover(float(np.count_nonzero(region)) / card_area, detail, float(skin[region].mean()),
-                            finger_like, sharp_edge))
+                            finger_like, sharp_edge, entry))
     return out
 
 
@@ -237,6 +242,8 @@ def may_hide_a_whole_card(small: np.ndarray, known: Sequence[np.ndarray]) -> boo
     if not known:
         return False
     for left in leftover_regions(small, known, min_area=WHOLE_CARD):
+        if 0 < left.entry < ENTRY_WIDTH:
+            continue                     # it comes in through a narrow gap: a hand, maybe glare on it
         if not left.finger_like and could_hide_a_card(left):
             log.debug("second look: needed: a region of %.2f card with detail %.2f beside the cards read "
                       "may be a card the outlines missed", left.area, left.detail)
