@@ -10,7 +10,7 @@ import pytest
 
 from drivers.card_reader import CardReader
 from drivers.card_reader import reader as reader_module
-from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
+from drivers.card_reader.scenes import Conditions, Placement, Scene, compose_scene, random_scene
 from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_card, leftover_regions,
                                              may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out)
 
@@ -59,17 +59,19 @@ def test_what_may_hide_a_card(area: float, detail: float, skin: float, finger_li
     assert could_hide_a_card(Leftover(area, detail, skin, finger_like, sharp_edge)) is hides
 
 
-#: tuning scenes where a glare spot on the shelf, merged with a finger or alone, is the only light
-#: region left beside the cards read: busy enough to hide a card, but its light fades out
-GLARE_BESIDE = {60150: "one", 60846: "one"}
+def one_card_work_image(faces: dict[str, np.ndarray], seed: int) -> tuple[Scene, np.ndarray, np.ndarray]:
+    """A tuning scene of one card: the scene, its 320 x 240 work image, the card's quad there."""
+    scene = random_scene(faces, seed, kind="one")
+    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
+    return scene, small, np.float32(scene.cards[0][1]) / 2
 
 
-@pytest.mark.parametrize("seed", sorted(GLARE_BESIDE))
+@pytest.mark.parametrize("seed", [60150, 60846])
 def test_a_glare_spot_on_the_shelf_does_not_hide_a_card(faces: dict[str, np.ndarray], reader: CardReader,
                                                         seed: int) -> None:
-    scene = random_scene(faces, seed, kind=GLARE_BESIDE[seed])
-    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
-    card = np.float32(scene.cards[0][1]) / 2
+    """A glare spot on the shelf, merged with a finger or alone, is the only light region beside the
+    card read: busy enough to hide a card, but its light fades out."""
+    scene, small, card = one_card_work_image(faces, seed)
     busy = [r for r in leftover_regions(small, [card]) if r.area >= 0.2 and r.detail >= 0.25]
     assert busy and all(r.sharp_edge < 1.0 for r in busy)
     assert not may_hide_a_card(small, [card])
@@ -103,17 +105,12 @@ def test_a_card_the_outlines_missed_beside_a_card_read_is_looked_for(
     assert short.status == "ok" and len(short.ingredients) == len(scene.ingredients) - 1
 
 
-#: tuning scenes of one card read whole beside a finger merged with a glare spot: a light, busy,
-#: sharp-edged region of most of a card, but it comes in from the frame's edge as narrow as a finger
-HAND_AND_GLARE_BESIDE = {70334: "one", 70552: "one"}
-
-
-@pytest.mark.parametrize("seed", sorted(HAND_AND_GLARE_BESIDE))
+@pytest.mark.parametrize("seed", [70334, 70552])
 def test_a_hand_with_glare_on_it_beside_a_card_read_is_let_go(faces: dict[str, np.ndarray], reader: CardReader,
                                                               seed: int) -> None:
-    scene = random_scene(faces, seed, kind=HAND_AND_GLARE_BESIDE[seed])
-    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
-    card = np.float32(scene.cards[0][1]) / 2
+    """One card read whole beside a finger merged with a glare spot: a light, busy, sharp-edged
+    region of most of a card, but it comes in from the frame's edge as narrow as a finger."""
+    scene, small, card = one_card_work_image(faces, seed)
     hand = leftover_regions(small, [card], min_area=0.6)
     assert hand and all(r.sharp_edge >= 1.0 and 0 < r.entry < 0.4 for r in hand)
     assert not may_hide_a_whole_card(small, [card])
