@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import Candidate, Detector, _order_quad, snap_quad
+from .detect import Candidate, Detector, _order_quad, _side_lengths, snap_quad
 from .keypoints import KeypointIndex
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
 from .second_look import may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints
@@ -258,9 +258,9 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
 def _skewed(quad: np.ndarray) -> bool:
     """Opposite sides differing more than a card tilted 20 degrees shows: the outline of two
     overlapping cards merged, which may read well as one of them."""
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    return bool(max(sides[0] / max(1e-6, sides[2]), sides[2] / max(1e-6, sides[0]),
-                    sides[1] / max(1e-6, sides[3]), sides[3] / max(1e-6, sides[1])) > MAX_SKEW)
+    sides = _side_lengths(np.asarray(quad, np.float32))
+    ratios = np.maximum(sides[:2], sides[2:]) / np.maximum(1e-6, np.minimum(sides[:2], sides[2:]))
+    return bool(ratios.max() > MAX_SKEW)
 
 
 def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:

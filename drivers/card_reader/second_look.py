@@ -182,8 +182,9 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
         region = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(region, cv2.convexHull(contour), 255)
         region = cv2.morphologyEx(cv2.bitwise_and(region, cv2.bitwise_not(grown)), cv2.MORPH_OPEN, disc) > 0
-        if np.count_nonzero(region) >= max(0.1, min_area) * card_area:
-            regions.append(region)
+        area = float(np.count_nonzero(region))
+        if area >= max(0.1, min_area) * card_area:
+            regions.append((region, area))
     if not regions:
         return []
     steps = _sharp_steps(original, *levels)
@@ -192,7 +193,7 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
     near_known = cv2.dilate(grown, np.ones((5, 5), np.uint8))
     skin = _skin(small)
     out = []
-    for region in regions:
+    for region, area in regions:
         inside = cv2.erode(region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0   # not its own outline
         detail = _detail(grey, inside if inside.any() else region) / max(1e-6, ref_detail)
         at_edge = bool(region[:2].any() or region[-2:].any() or region[:, :2].any() or region[:, -2:].any())
@@ -201,8 +202,7 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
         sharp_edge = _sharp_edge(left, region, steps, near_known) / card_w
         entry = float(np.count_nonzero(region[0]) + np.count_nonzero(region[-1]) + np.count_nonzero(region[1:-1, 0])
                       + np.count_nonzero(region[1:-1, -1])) / card_w
-        out.append(Leftover(float(np.count_nonzero(region)) / card_area, detail, float(skin[region].mean()),
-                            finger_like, sharp_edge, entry))
+        out.append(Leftover(area / card_area, detail, float(skin[region].mean()), finger_like, sharp_edge, entry))
     return out
 
 
