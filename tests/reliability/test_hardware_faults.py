@@ -72,16 +72,17 @@ class FlakyDisplay:
         self.inner = inner
         self.size = inner.size
         self.broken = False
-        self.attempts = 0
+        self.failures = 0
 
     def contrast(self, level: int) -> None:
         if self.broken:
+            self.failures += 1
             raise DisplayError("ssd1306 128x64 on I2C bus 1 at 0x3C: contrast failed: [Errno 121] Remote I/O error")
         self.inner.contrast(level)
 
     def show(self, image: Any) -> None:
-        self.attempts += 1
         if self.broken:
+            self.failures += 1
             raise DisplayError("ssd1306 128x64 on I2C bus 1 at 0x3C: display failed: [Errno 121] Remote I/O error")
         self.inner.show(image)
 
@@ -194,7 +195,7 @@ def test_a_display_raising_io_errors_is_said_on_the_console_retried_and_recovere
             assert any(reply and reply.get("code") == "DEMO" for reply in replies), replies
             tap(kit, "down")
             assert pty.ask("mix mushroom toad") == {"potion": "R+"}
-            wait_for(lambda: display.attempts >= 3, what="retries")  # nothing new to draw: it retries anyway
+            wait_for(lambda: display.failures >= 3, what="retries")  # nothing new to draw: it retries anyway
             assert kit.daemon._display_backoff > daemon_module.DISPLAY_RETRY_FIRST, "no back-off"
             display.broken = False
             wait_for(lambda: kit.daemon._display_failed_at is None, timeout=30, what="the display back")
