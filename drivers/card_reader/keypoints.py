@@ -30,6 +30,8 @@ FACE_FEATURES, FRAME_FEATURES = 400, 2000
 BLURRED_FEATURES, BLURRED_SIGMA = 200, 2.0
 #: frames are searched at this height (the faces' keypoints are made for cards of 35-60 % of it)
 SEARCH_H = 480
+#: the most a card's opposite sides differ in a frame (ratio): more than a 20 degree tilt gives
+MAX_SKEW = 1.45
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,15 @@ def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
     the card lying half over it is another card."""
     shared = shared_area(a, b)
     return shared > 0.7 * (quad_area(a) + quad_area(b) - shared)
+
+
+def skewed(quad: np.ndarray) -> bool:
+    """Opposite sides differing more than a card tilted 20 degrees shows (``MAX_SKEW``): the
+    outline of two overlapping cards merged, which may read well as one of them."""
+    q = np.asarray(quad, np.float32)
+    sides = np.sqrt(((np.roll(q, -1, axis=0) - q) ** 2).sum(axis=1))
+    ratios = np.maximum(sides[:2], sides[2:]) / np.maximum(1e-6, np.minimum(sides[:2], sides[2:]))
+    return bool(ratios.max() > MAX_SKEW)
 
 
 def card_shaped(quad: np.ndarray, frame_h: int) -> bool:
@@ -102,8 +113,10 @@ class KeypointIndex:
         self._frame_orb = _orb(FRAME_FEATURES, 6)
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
 
-    def find(self, frame: np.ndarray, mask: np.ndarray | None = None) -> list[KeypointCard]:
-        """The enrolled cards placed in a BGR frame; ``mask`` (frame size, uint8) limits the search."""
+    def find(self, frame: np.ndarray, mask: np.ndarray | None = None,
+             features: int = FRAME_FEATURES) -> list[KeypointCard]:
+        """The enrolled cards placed in a BGR frame, from at most ``features`` of its keypoints;
+        ``mask`` (frame size, uint8) limits the search."""
         h, w = frame.shape[:2]
         scale = min(1.0, SEARCH_H / h)
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -111,6 +124,7 @@ class KeypointIndex:
             size = (max(1, round(w * scale)), SEARCH_H)
             grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
             mask = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+        self._frame_orb.setMaxFeatures(features)
         kps, des = self._frame_orb.detectAndCompute(grey, mask)
         if des is None or len(self.descriptors) < 2:
             return []

@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import Candidate, Detector, _order_quad, _side_lengths, snap_quad
-from .keypoints import KeypointIndex
+from .detect import Candidate, Detector, _order_quad, snap_quad
+from .fine_look import FineMatcher
+from .keypoints import KeypointIndex, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
-from .second_look import may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints
+from .second_look import (may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
+                          settled_cards)
 
 log = logging.getLogger(__name__)
 
@@ -70,10 +72,10 @@ class FrameReading:
 #: thumbnail detail (relative to brightness) below which a bright quad is glare, not a card
 FEATURELESS = 0.03
 
-#: the most a card's opposite sides differ in a frame (ratio): more than a 20 degree tilt gives
-MAX_SKEW = 1.45
 #: block side for the local correlation
 BLOCK = 6
+#: a card the thumbnail reads with at least this confidence, but not enough, gets the fine look
+FINE_FLOOR = 0.25
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
@@ -255,14 +257,6 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     return [v.astype(np.float32) for v in out]
 
 
-def _skewed(quad: np.ndarray) -> bool:
-    """Opposite sides differing more than a card tilted 20 degrees shows: the outline of two
-    overlapping cards merged, which may read well as one of them."""
-    sides = _side_lengths(np.asarray(quad, np.float32))
-    ratios = np.maximum(sides[:2], sides[2:]) / np.maximum(1e-6, np.minimum(sides[:2], sides[2:]))
-    return bool(ratios.max() > MAX_SKEW)
-
-
 def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
     """Whether two quads share more than ``limit`` of the smaller one's area."""
     for i in range(len(quads)):
@@ -289,6 +283,7 @@ class CardReader:
         self.references = references
         self._matcher = _Matcher(references)
         self._keypoints = KeypointIndex(references.faces)
+        self._fine = FineMatcher(references.faces)
         self._detector = Detector()
         self.tolerance = tolerance
 
@@ -337,17 +332,18 @@ class CardReader:
             small = cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA)
         else:
             small, scale = frame, 1.0
-        reading = self._read_outlines(small, scale)
+        reading = self._read_outlines(frame, small, scale)
         if reading.status == "ok":
             quads = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
-            if any(_skewed(q) for q in quads) or may_hide_a_whole_card(small, quads):
+            if any(skewed(q) for q in quads) or may_hide_a_whole_card(small, quads):
                 reading = FrameReading("unsure", reading.cards)
         if reading.status == "unsure":
             return self._second_look(frame, small, scale, reading) or reading
         return reading
 
-    def _read_outlines(self, small: np.ndarray, scale: float) -> FrameReading:
-        """Read the work image ``small`` card by card from the outlines found (quads in frame px)."""
+    def _read_outlines(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
+        """Read the work image ``small`` (``frame`` scaled by ``scale``, maybe with cards painted out)
+        card by card from the outlines found (quads in frame px)."""
         cands = copy.copy(self._detector).find(small)   # a private copy: find() keeps per-frame state
         if not cands:
             return FrameReading("empty")
@@ -359,7 +355,7 @@ class CardReader:
         status = "ok"
         quads = []
         for cand in cands:
-            ing, quad, conf = self._read(small, cand)
+            ing, quad, conf = self._read(frame, small, scale, cand)
             cards.append(_sighting(ing, quad / scale, conf))
             quads.append(np.asarray(quad, np.float32))
             if ing is None:
@@ -375,17 +371,20 @@ class CardReader:
         The cards placed by keypoints are painted out of the work image, and what is left is read
         again by its outlines: a card merged with a placed one now stands alone.
         """
-        placed = place_by_keypoints(frame, first.cards, self._keypoints, self.threshold)
+        settled = settled_cards(first.cards, self.threshold)
+        placed = place_by_keypoints(frame, first.cards, self._keypoints, self.threshold,
+                                    [np.asarray(c.quad, np.float32) for c in settled])
         if placed is None:
             return None
         known = [np.asarray(q, np.float32) * scale for _, q, _ in placed]
         known += outlines_of(known, [np.asarray(c.quad, np.float32) * scale for c in first.cards])
-        rest = self._read_outlines(paint_out(small, known), scale) if placed else first
-        cards = [_sighting(ing, q, conf) for ing, q, conf in placed]
+        known += [np.asarray(c.quad, np.float32) * scale for c in settled]
+        rest = self._read_outlines(frame, paint_out(small, known), scale) if placed or settled else first
+        cards = [_sighting(ing, q, conf) for ing, q, conf in placed] + settled
         cards += [c for c in rest.cards if c.ingredient is not None and c.confidence >= self.threshold]
         if not cards:
             return None
-        known += [np.asarray(c.quad, np.float32) * scale for c in cards[len(placed):]]
+        known += [np.asarray(c.quad, np.float32) * scale for c in cards[len(placed) + len(settled):]]
         if may_hide_a_card(small, known):
             return None
         if _overlapping([np.asarray(c.quad, np.float32) for c in cards]):
@@ -484,7 +483,9 @@ class CardReader:
         frame = np.clip((layout + 0.3) / 0.3, 0, 1)
         return float(min(np.sqrt(margin * level), frame))
 
-    def _read(self, small: np.ndarray, cand: Candidate) -> tuple[str | None, np.ndarray, float]:
+    def _read(self, frame: np.ndarray, small: np.ndarray, scale: float,
+              cand: Candidate) -> tuple[str | None, np.ndarray, float]:
+        """Ingredient (None if unread), oriented quad (work px) and confidence of a candidate."""
         if cand.cut or (not cand.fitted and cand.spill > 0.1):
             # it cannot be read whatever the reading: one look for its confidence, no retries
             _, quad, conf, _ = self._read_oriented(small, cand.quad)
@@ -496,6 +497,16 @@ class CardReader:
             return ing, quad, conf          # a misfitted outline, read well once moved to the card's edges
         if not cand.fitted or cand.cut:
             return None, quad, min(conf, 0.0 if cand.cut else conf * 0.5)
+        if conf < self.threshold and conf >= FINE_FLOOR:
+            conf = self._look_finer(frame, quad / scale, ing, conf)
         if conf < self.threshold:
             return None, quad, conf
         return ing, quad, conf
+
+    def _look_finer(self, frame: np.ndarray, quad: np.ndarray, ingredient: str, confidence: float) -> float:
+        """The thumbnail's ``confidence`` in ``ingredient`` at ``quad`` (frame px), raised by the
+        fine look's when it reads the same face there (as independent evidence: 1 - (1-a)(1-b))."""
+        fine_ingredient, fine_confidence = self._fine.read(frame, quad)
+        if fine_ingredient != ingredient:
+            return confidence
+        return 1.0 - (1.0 - confidence) * (1.0 - fine_confidence)

@@ -20,12 +20,12 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 import cv2
 import numpy as np
 
-from .keypoints import KeypointIndex, quad_area, shared_area
+from .keypoints import FRAME_FEATURES, KeypointIndex, quad_area, shared_area, skewed
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,11 @@ LIGHT_SHARE = 0.33
 WHOLE_CARD = 0.6
 #: ... unless it comes in from the frame's edge through less than this (card widths): a hand
 ENTRY_WIDTH = 0.4
+#: a straight light band from the frame's edge, thinner than this and longer than that (card
+#: widths), filling this share of its rectangle, is a finger or an arm
+BAND_WIDTH, BAND_LENGTH, BAND_FILL = 0.5, 0.8, 0.5
+#: ... found among the parts of the light thinner than this (card widths)
+THIN = 0.45
 #: inliers that give a keypoint card a confidence of 1 - 1/e
 INLIER_SCALE = 15.0
 
@@ -61,6 +66,9 @@ class Sighting(Protocol):
     def quad(self) -> tuple[tuple[float, float], ...]: ...
     @property
     def confidence(self) -> float: ...
+
+
+SightingT = TypeVar("SightingT", bound=Sighting)
 
 
 def keypoint_confidence(inliers: int) -> float:
@@ -157,6 +165,31 @@ def _sharp_edge(light: np.ndarray, region: np.ndarray, steps: np.ndarray, near_k
     return float(np.count_nonzero(steps[y[away], x[away]] > SHARP_STEP))
 
 
+def finger_bands(light: np.ndarray, card_w: float) -> np.ndarray:
+    """The parts of a light mask (uint8) that are fingers or an arm: straight bands thinner than
+    ``BAND_WIDTH`` card widths and longer than ``BAND_LENGTH``, coming in from the frame's edge.
+
+    Taken away before the hull of a light region is drawn, so a glare spot beside a finger is judged
+    on its own (its light fades out). A card shows at least half of itself, thicker than such a band,
+    and its light frame is a ring, which fills no straight band.
+    """
+    h, w = light.shape
+    wide = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(THIN * card_w) | 1),) * 2)
+    thin = cv2.bitwise_and(light, cv2.bitwise_not(cv2.morphologyEx(light, cv2.MORPH_OPEN, wide)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(thin)
+    bands = np.zeros((h, w), np.uint8)
+    for i in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 0.1 * card_w * card_w or not (x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1):
+            continue
+        component = (labels == i).astype(np.uint8)
+        (_, _), (side_a, side_b), _ = cv2.minAreaRect(cv2.findNonZero(component))
+        length, width = max(side_a, side_b), min(side_a, side_b)
+        if length >= BAND_LENGTH * card_w and width <= BAND_WIDTH * card_w and area >= BAND_FILL * length * width:
+            bands[component > 0] = 255
+    return bands
+
+
 def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: float = 0.1) -> list[Leftover]:
     """The light regions of the work image outside the ``known`` cards (quads, work pixels), of at
     least ``min_area`` of a card."""
@@ -172,6 +205,7 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
     light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(*levels), cv2.CMP_GT)
     grown = cv2.dilate(known_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     left = cv2.bitwise_and(light, cv2.bitwise_not(grown))
+    left = cv2.bitwise_and(left, cv2.bitwise_not(finger_bands(left, card_w)))
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(0.15 * card_w) | 1),) * 2)
@@ -251,13 +285,39 @@ def may_hide_a_whole_card(small: np.ndarray, known: Sequence[np.ndarray]) -> boo
     return False
 
 
+def settled_cards(outline_cards: Sequence[SightingT], threshold: float) -> list[SightingT]:
+    """The outline reader's cards that need no second look: read confidently, by an outline no
+    more skewed than a tilted card's, lying apart from every other outline (two merged cards' outline
+    is skewed or overlaps the other's)."""
+    quads = [np.asarray(c.quad, np.float32) for c in outline_cards]
+    settled = []
+    for i, card in enumerate(outline_cards):
+        if card.ingredient is None or card.confidence < threshold or skewed(quads[i]):
+            continue
+        if any(shared_area(quads[i], q) > 0.02 * quad_area(quads[i]) for j, q in enumerate(quads) if j != i):
+            continue
+        settled.append(card)
+    return settled
+
+
 def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], index: KeypointIndex,
-                       threshold: float) -> list[tuple[str, np.ndarray, float]] | None:
+                       threshold: float, settled: Sequence[np.ndarray] = ()) -> list[tuple[str, np.ndarray, float]] | None:
     """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None
     when they cannot settle it: one cut off by the frame's edge, two overlapping more than a player
-    lays them, or a card the outline reader read confidently read otherwise."""
+    lays them, or a card the outline reader read confidently read otherwise.
+
+    The ``settled`` cards (quads in frame px) are left out of the search, which then looks for half
+    as many keypoints: a frame's keypoints are spread over its cards, and the search's time grows
+    with their number.
+    """
     h, w = frame.shape[:2]
-    placed = [c for c in index.find(frame) if keypoint_confidence(c.inliers) >= threshold]
+    mask, features = None, FRAME_FEATURES
+    if settled:
+        mask = np.full((h, w), 255, np.uint8)
+        for q in settled:
+            cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 0)
+        features = FRAME_FEATURES // 2
+    placed = [c for c in index.find(frame, mask, features) if keypoint_confidence(c.inliers) >= threshold]
     for c in placed:
         if (c.quad[:, 0] < -3).any() or (c.quad[:, 1] < -3).any() or \
                 (c.quad[:, 0] > w + 3).any() or (c.quad[:, 1] > h + 3).any():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader, References
-from drivers.card_reader.reader import _skewed
+from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.scenes import Conditions, Finger, Placement, Scene, compose_scene
 
 HARSH = Conditions(tilt=12, tilt_axis=30, brightness=0.7, cast=(1.1, 0.95, 0.85), uneven=0.3,
@@ -169,10 +169,10 @@ def test_reader_needs_references() -> None:
         CardReader({"fern": np.zeros((140, 100, 3), np.uint8)})  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("quad, skewed", [
+@pytest.mark.parametrize("quad, is_skewed", [
     ([[0, 0], [100, 0], [100, 140], [0, 140]], False),          # square on
     ([[10, 0], [90, 0], [100, 140], [0, 140]], False),          # tilted: top a fifth shorter
     ([[30, 0], [70, 0], [100, 140], [0, 140]], True),           # top less than half the bottom
 ])
-def test_skewed_outlines(quad: list[list[float]], skewed: bool) -> None:
-    assert _skewed(np.float32(quad)) is skewed
+def test_skewed_outlines(quad: list[list[float]], is_skewed: bool) -> None:
+    assert skewed(np.float32(quad)) is is_skewed

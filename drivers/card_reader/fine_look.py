@@ -1,0 +1,76 @@
+"""A finer look at a card the thumbnail reads weakly: its face at the camera's full resolution.
+
+The outline reader compares 30 x 42 thumbnails of the work image with the faces; a glare spot or a
+finger on a card with a dark or smooth illustration (a star field, a night sky) can leave it no
+face clearly ahead. This look warps the same quad from the full frame to 60 x 84 and compares it
+with every face by local correlation (6 x 6 blocks, each channel normalised on its own, so glare and
+shadow only shift a block's offset and gain; the worst quarter of the blocks, a finger or burnt-out
+glare, left out), on the blocks where the faces differ. Its confidence only adds to the
+thumbnail's: the reader asks both to agree on the face (``CardReader._read``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from .references import canonical_card
+
+#: the face size compared, width x height, and the block side
+FINE_W, FINE_H, FINE_BLOCK = 60, 84, 6
+#: blocks whose grey level differs this much across the faces (standard deviation) count
+FINE_SPREAD = 12.0
+#: share of the worst blocks left out (a finger, burnt-out glare)
+FINE_TRIM = 0.25
+#: a lead over the runner-up face below this gives no confidence, this much more gives full confidence
+FINE_LEAD, FINE_SPAN = 0.1, 0.3
+#: a correlation below this lowers the confidence in proportion
+FINE_LEVEL = 0.5
+
+
+def _fine(image: np.ndarray) -> np.ndarray:
+    small = cv2.resize(image, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small.astype(np.float32), (3, 3), 0.7)
+
+
+def _blocks(face: np.ndarray) -> np.ndarray:
+    """FINE_BLOCK square tiles of a face, each channel zero-mean and unit-norm: B x (3 * FINE_BLOCK**2)."""
+    h, w, b = FINE_H // FINE_BLOCK, FINE_W // FINE_BLOCK, FINE_BLOCK
+    tiles = face[:h * b, :w * b].reshape(h, b, w, b, 3).transpose(0, 2, 4, 1, 3).reshape(h * w, 3, b * b)
+    tiles = tiles - tiles.mean(axis=2, keepdims=True)
+    sd = np.sqrt((tiles ** 2).mean(axis=2, keepdims=True))
+    tiles = tiles / np.maximum(sd, 2.0)                          # a flat block stays near zero
+    return tiles.reshape(h * w, -1) / np.sqrt(3 * b * b)
+
+
+class FineMatcher:
+    """The enrolled faces' blocks at 60 x 84, and the comparison of a quad of a frame with them."""
+
+    def __init__(self, faces: Mapping[str, np.ndarray]) -> None:
+        self.ingredients = list(faces)
+        fine = [_fine(faces[ing]) for ing in self.ingredients]
+        grey = np.stack([f.mean(axis=2) for f in fine])
+        b = FINE_BLOCK
+        spread = grey.std(axis=0)[:FINE_H // b * b, :FINE_W // b * b]
+        spread = spread.reshape(FINE_H // b, b, FINE_W // b, b).mean(axis=(1, 3)).ravel()
+        self.selected = spread > FINE_SPREAD if len(fine) >= 3 else np.ones_like(spread, bool)
+        self.blocks = np.stack([_blocks(f)[self.selected] for f in fine])        # N x B x D
+
+    def scores(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """Local correlation (-1..1) of the card at ``quad`` (frame px, clockwise from its own
+        top-left) with each face (N)."""
+        card = _fine(canonical_card(frame, quad, (2 * FINE_W, 2 * FINE_H)))
+        per_block = np.einsum("nbd,bd->nb", self.blocks, _blocks(card)[self.selected])
+        keep = max(1, int(per_block.shape[1] * (1 - FINE_TRIM)))
+        return np.sort(per_block, axis=1)[:, ::-1][:, :keep].mean(axis=1)
+
+    def read(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float]:
+        """The face the card at ``quad`` shows best, and a confidence (0..1) from its lead over the
+        runner-up and its own correlation."""
+        scores = self.scores(frame, quad)
+        order = np.argsort(scores)[::-1]
+        best, runner_up = float(scores[order[0]]), float(scores[order[1]]) if len(order) > 1 else 0.0
+        lead = np.clip((best - runner_up - FINE_LEAD) / FINE_SPAN, 0.0, 1.0)
+        return self.ingredients[int(order[0])], float(lead * np.clip(best / FINE_LEVEL, 0.0, 1.0))
