@@ -340,14 +340,36 @@ class Detector:
         m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         return m, float(thr)
 
+    def upper_mask(self, gray: np.ndarray, thr: float) -> tuple[np.ndarray, float]:
+        """Otsu's threshold among the pixels above ``thr``: for a small card on a shelf whose light
+        varies (a vignette, a gradient), where the first split is between the shelf's own halves."""
+        g = cv2.GaussianBlur(gray, (3, 3), 0)
+        upper = g[g > thr]
+        if upper.size < 16:
+            return np.zeros_like(gray), 255.0
+        level, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        _, m = cv2.threshold(g, level, 255, cv2.THRESH_BINARY)
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), float(level)
+
     def find(self, small: np.ndarray) -> list[Candidate]:
+        """The card-like candidates of a work image. When the first split of its light finds none,
+        the brightest part of the light is searched again for card outlines (a dim card on a shelf
+        of nearly its tone); blobs it finds without one are the shelf's own light patches."""
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        h, w = gray.shape
         self._small, self._gray = small, gray
         self._chroma, self._quad_details = None, {}
         hist = np.bincount(gray.ravel(), minlength=256)
         self._top = _percentile_u8(hist, 99.5)
         m, thr = self.mask(gray)
+        found = self._find_in(gray, hist, m, thr)
+        if not found:
+            m, thr = self.upper_mask(gray, thr)
+            found = [c for c in self._find_in(gray, hist, m, thr) if c.fitted]
+        return found
+
+    def _find_in(self, gray: np.ndarray, hist: np.ndarray, m: np.ndarray, thr: float) -> list[Candidate]:
+        """The candidates of the light mask ``m`` (pixels above ``thr``) of the work image."""
+        h, w = gray.shape
         hist_hi = cv2.calcHist([gray], [0], m, [256], [0, 256]).ravel().astype(np.int64)
         hist_lo = hist - hist_hi
         lo = _mean_u8(hist_lo) if hist_lo.any() else 0.0

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
-from drivers.card_reader.detect import _order_quad, side_steps, snap_quad
-from drivers.card_reader.scenes import Conditions, Placement, compose_scene
+from drivers.card_reader import CardReader
+from drivers.card_reader.detect import Detector, _order_quad, side_steps, snap_quad
+from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
 
 
 def _work_scene(faces: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -32,3 +34,28 @@ def test_side_steps_see_the_cut_edge_all_round(faces: dict[str, np.ndarray]) -> 
     assert (side_steps(gray, truth) > 40).all()
     inner = truth.mean(axis=0) + 0.5 * (truth - truth.mean(axis=0))      # a quad inside the card
     assert (side_steps(gray, inner) < 40).any()
+
+
+@pytest.mark.parametrize("seed", [81008, 81900, 91691])
+def test_a_dim_card_on_a_shelf_of_nearly_its_tone_is_found_in_the_brightest_light(
+        faces: dict[str, np.ndarray], reader: CardReader, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning seeds: one card at half to three quarters of the light, on a vignetted shelf whose
+    own halves are what the first split of the light parts."""
+    scene = random_scene(faces, seed, kind="one")
+    reading = reader.identify(scene.image)
+    assert reading.status == "ok" and reading.ingredients == scene.ingredients
+    monkeypatch.setattr(Detector, "upper_mask", lambda self, gray, thr: (np.zeros_like(gray), 255.0))
+    assert reader.identify(scene.image).status == "empty"
+
+
+def test_the_brightest_light_of_an_empty_shelf_finds_no_card(faces: dict[str, np.ndarray],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    searched = []
+    upper_mask = Detector.upper_mask
+    monkeypatch.setattr(Detector, "upper_mask", lambda self, gray, thr: searched.append(thr) or upper_mask(self, gray, thr))
+    for seed in range(90000, 90060):
+        small = cv2.resize(random_scene(faces, seed, kind="empty").image, (320, 240), interpolation=cv2.INTER_AREA)
+        before = len(searched)
+        found = Detector().find(small)
+        assert len(searched) == before or not found, f"seed {seed}: the brightest light made a card"
+    assert len(searched) > 20            # most empty shelves are searched twice
