@@ -74,8 +74,6 @@ FEATURELESS = 0.03
 
 #: block side for the local correlation
 BLOCK = 6
-#: a card the thumbnail reads with at least this confidence, but not enough, gets the fine look
-FINE_FLOOR = 0.25
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
@@ -497,16 +495,21 @@ class CardReader:
             return ing, quad, conf          # a misfitted outline, read well once moved to the card's edges
         if not cand.fitted or cand.cut:
             return None, quad, min(conf, 0.0 if cand.cut else conf * 0.5)
-        if conf < self.threshold and conf >= FINE_FLOOR:
-            conf = self._look_finer(frame, quad / scale, ing, conf)
+        if conf < self.threshold:
+            ing, conf = self._look_finer(frame, quad / scale, ing, conf)
         if conf < self.threshold:
             return None, quad, conf
         return ing, quad, conf
 
-    def _look_finer(self, frame: np.ndarray, quad: np.ndarray, ingredient: str, confidence: float) -> float:
-        """The thumbnail's ``confidence`` in ``ingredient`` at ``quad`` (frame px), raised by the
-        fine look's when it reads the same face there (as independent evidence: 1 - (1-a)(1-b))."""
+    def _look_finer(self, frame: np.ndarray, quad: np.ndarray, ingredient: str,
+                    confidence: float) -> tuple[str, float]:
+        """The reading of a card the thumbnail reads weakly (``ingredient`` with ``confidence``) at
+        ``quad`` (frame px, oriented) once the fine look has seen it: where both read the same face
+        their confidences add up as independent evidence (1 - (1-a)(1-b)); otherwise the fine
+        look's own reading stands if it is the more confident one."""
         fine_ingredient, fine_confidence = self._fine.read(frame, quad)
-        if fine_ingredient != ingredient:
-            return confidence
-        return 1.0 - (1.0 - confidence) * (1.0 - fine_confidence)
+        if fine_ingredient == ingredient:
+            return ingredient, 1.0 - (1.0 - confidence) * (1.0 - fine_confidence)
+        if fine_confidence > confidence:
+            return fine_ingredient, fine_confidence
+        return ingredient, confidence

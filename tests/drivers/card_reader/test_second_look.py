@@ -18,7 +18,7 @@ from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_c
 
 #: scenes (random_scene seeds from the tuning range) the outline reader alone leaves unsure:
 #: cards touching or overlapping into one blob, glare or a finger bending an outline, two copies
-SETTLED = {507: "touching", 518: "overlap", 546: "touching", 547: "one", 623: "overlap", 641: "apart"}
+SETTLED = {507: "touching", 518: "overlap", 546: "touching", 547: "one", 606: "overlap", 641: "apart"}
 
 
 @pytest.mark.parametrize("seed", sorted(SETTLED))
