@@ -344,17 +344,27 @@ class Detector:
         """Otsu's threshold among the pixels above ``thr``: for a small card on a shelf whose light
         varies (a vignette, a gradient), where the first split is between the shelf's own halves."""
         g = cv2.GaussianBlur(gray, (3, 3), 0)
-        upper = g[g > thr]
-        if upper.size < 16:
-            return np.zeros_like(gray), 255.0
-        level, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        return self._split_again(g, g[g > thr])
+
+    def lower_mask(self, gray: np.ndarray, thr: float) -> tuple[np.ndarray, float]:
+        """Otsu's threshold among the pixels at or below ``thr``: for a dim card beside a glare
+        spot, where the first split is between the glare and everything else."""
+        g = cv2.GaussianBlur(gray, (3, 3), 0)
+        return self._split_again(g, g[g <= thr])
+
+    @staticmethod
+    def _split_again(g: np.ndarray, pixels: np.ndarray) -> tuple[np.ndarray, float]:
+        if pixels.size < 16:
+            return np.zeros_like(g), 255.0
+        level, _ = cv2.threshold(pixels.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         _, m = cv2.threshold(g, level, 255, cv2.THRESH_BINARY)
         return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), float(level)
 
     def find(self, small: np.ndarray) -> list[Candidate]:
         """The card-like candidates of a work image. When the first split of its light finds none,
-        the brightest part of the light is searched again for card outlines (a dim card on a shelf
-        of nearly its tone); blobs it finds without one are the shelf's own light patches."""
+        the brightest part of the light, then the dimmer part, is split again and searched for card
+        outlines (a dim card on a shelf of nearly its tone, or beside a glare spot); blobs found
+        there without one are the shelf's own light patches."""
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         self._small, self._gray = small, gray
         self._chroma, self._quad_details = None, {}
@@ -362,9 +372,11 @@ class Detector:
         self._top = _percentile_u8(hist, 99.5)
         m, thr = self.mask(gray)
         found = self._find_in(gray, hist, m, thr)
-        if not found:
-            m, thr = self.upper_mask(gray, thr)
-            found = [c for c in self._find_in(gray, hist, m, thr) if c.fitted]
+        for split_again in (self.upper_mask, self.lower_mask):
+            if found:
+                break
+            m_again, thr_again = split_again(gray, thr)
+            found = [c for c in self._find_in(gray, hist, m_again, thr_again) if c.fitted]
         return found
 
     def _find_in(self, gray: np.ndarray, hist: np.ndarray, m: np.ndarray, thr: float) -> list[Candidate]:
