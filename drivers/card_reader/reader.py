@@ -21,9 +21,9 @@ import numpy as np
 
 from .detect import Candidate, Detector, _order_quad, snap_quad
 from .fine_look import FineMatcher
-from .keypoints import KeypointIndex, skewed
+from .keypoints import KeypointIndex, quad_area, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
-from .second_look import (may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
+from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,9 @@ FEATURELESS = 0.03
 
 #: block side for the local correlation
 BLOCK = 6
+#: a light region that may hide a card is read as one if the rectangle around it is this large
+#: (share of the cards known)
+HIDING_AREA = (0.75, 1.35)
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
@@ -383,11 +386,38 @@ class CardReader:
         if not cards:
             return None
         known += [np.asarray(c.quad, np.float32) * scale for c in cards[len(placed) + len(settled):]]
-        if may_hide_a_card(small, known):
-            return None
+        hiding = hiding_places(small, known)
+        if hiding:
+            found = [self._read_hiding_place(frame, small, scale, box, known) for box in hiding]
+            if any(card is None for card in found):
+                log.debug("second look: unsure: a region that may hide a card cannot be read as one")
+                return None
+            cards += [card for card in found if card is not None]
+            known += [np.asarray(card.quad, np.float32) * scale for card in found if card is not None]
+            if hiding_places(small, known):
+                return None
         if _overlapping([np.asarray(c.quad, np.float32) for c in cards]):
             return None
         return FrameReading("ok", cards)
+
+    def _read_hiding_place(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
+                           known: list[np.ndarray]) -> CardSighting | None:
+        """The card a light region that may hide one shows (``box``: the rectangle around it, work
+        px), or None. The rectangle, snapped to the card's printed edge and trimmed to its aspect
+        (``_retry_quads``), is read by the fine look upright and upside down; as it tries many
+        quads, the best reading must be halfway from the tolerance's threshold to certainty."""
+        card_area = float(np.mean([quad_area(q) for q in known]))
+        if not HIDING_AREA[0] * card_area <= quad_area(box) <= HIDING_AREA[1] * card_area:
+            return None
+        best: tuple[float, str, np.ndarray] | None = None
+        for quad in [_order_quad(box), *(_order_quad(q) for q in self._retry_quads(small, box))]:
+            for oriented in (quad, np.roll(quad, 2, axis=0)):
+                ing, conf = self._fine.read(frame, oriented / scale)
+                if best is None or conf > best[0]:
+                    best = (conf, ing, oriented)
+        if best is None or best[0] < (1 + self.threshold) / 2:
+            return None
+        return _sighting(best[1], best[2] / scale, best[0])
 
     @staticmethod
     def _featureless(small: np.ndarray, quad: np.ndarray, top: float = 0.0) -> bool:

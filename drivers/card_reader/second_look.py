@@ -25,6 +25,7 @@ from typing import NamedTuple, Protocol, TypeVar
 import cv2
 import numpy as np
 
+from .detect import _morph
 from .keypoints import FRAME_FEATURES, KeypointIndex, quad_area, shared_area, skewed
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,7 @@ class Leftover(NamedTuple):
     finger_like: bool      # reaches the frame's edge, narrower than a card
     sharp_edge: float      # length of its outline that is a sharp step, in card widths
     entry: float = 0.0     # length along the frame's edge where it comes in, in card widths
+    box: np.ndarray | None = None   # the smallest rectangle around it (work px)
 
 
 def _sharp_steps(grey: np.ndarray, shelf_level: float, frame_level: float) -> np.ndarray:
@@ -174,8 +176,8 @@ def finger_bands(light: np.ndarray, card_w: float) -> np.ndarray:
     and its light frame is a ring, which fills no straight band.
     """
     h, w = light.shape
-    wide = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(THIN * card_w) | 1),) * 2)
-    thin = cv2.bitwise_and(light, cv2.bitwise_not(cv2.morphologyEx(light, cv2.MORPH_OPEN, wide)))
+    thick = _morph(light, cv2.MORPH_OPEN, max(3, int(THIN * card_w) | 1))
+    thin = cv2.bitwise_and(light, cv2.bitwise_not(thick))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(thin)
     bands = np.zeros((h, w), np.uint8)
     for i in range(1, count):
@@ -236,7 +238,8 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
         sharp_edge = _sharp_edge(left, region, steps, near_known) / card_w
         entry = float(np.count_nonzero(region[0]) + np.count_nonzero(region[-1]) + np.count_nonzero(region[1:-1, 0])
                       + np.count_nonzero(region[1:-1, -1])) / card_w
-        out.append(Leftover(area / card_area, detail, float(skin[region].mean()), finger_like, sharp_edge, entry))
+        box = cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))).astype(np.float32)
+        out.append(Leftover(area / card_area, detail, float(skin[region].mean()), finger_like, sharp_edge, entry, box))
     return out
 
 
@@ -257,15 +260,19 @@ def could_hide_a_card(left: Leftover) -> bool:
 
 def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
     """Whether what is light outside the ``known`` cards (quads, work pixels) may hide another card."""
-    if not known:
-        return True
+    return not known or bool(hiding_places(small, known))
+
+
+def hiding_places(small: np.ndarray, known: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The rectangles (work px) around the light regions outside the ``known`` cards (quads, work
+    pixels) that may hide another card."""
+    places = []
     for left in leftover_regions(small, known):
-        if could_hide_a_card(left):
-            log.debug("second look: unsure: a region of %.2f card with detail %.2f, skin %.2f and "
-                      "%.2f card widths of sharp edge may hide a card", left.area, left.detail, left.skin,
-                      left.sharp_edge)
-            return True
-    return False
+        if could_hide_a_card(left) and left.box is not None:
+            log.debug("second look: a region of %.2f card with detail %.2f, skin %.2f and %.2f card "
+                      "widths of sharp edge may hide a card", left.area, left.detail, left.skin, left.sharp_edge)
+            places.append(left.box)
+    return places
 
 
 def may_hide_a_whole_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:

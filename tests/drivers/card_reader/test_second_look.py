@@ -191,3 +191,26 @@ def test_finger_bands_are_straight_thin_bands_from_the_frame_edge() -> None:
     bands = finger_bands(light, card_w)
     assert bands[40:60, 5:120].any() and bands[40:60, 5:120].mean() > 100
     assert not bands[:, 150:].any()
+
+
+@pytest.mark.parametrize("seed", [90215, 91235])
+def test_a_region_that_may_hide_a_card_is_read_as_one(faces: dict[str, np.ndarray], reader: CardReader, seed: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning seeds: a toad under glare beside a fern; the keypoints place only the fern, and the
+    toad's outline runs into the glare, but the light region left is the toad, read by the fine look."""
+    scene = random_scene(faces, seed, kind="overlap")
+    reading = reader.identify(scene.image)
+    assert reading.status == "ok" and reading.ingredients == scene.ingredients
+    monkeypatch.setattr(reader, "_read_hiding_place", lambda *args: None)
+    assert reader.identify(scene.image).status == "unsure"
+
+
+def test_a_hiding_place_is_read_only_if_it_is_the_size_of_the_cards_known(faces: dict[str, np.ndarray],
+                                                                           reader: CardReader) -> None:
+    scene = random_scene(faces, 90215, kind="overlap")
+    small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
+    quads = {ing: np.float32(q) / 2 for ing, q in scene.cards}
+    read = reader._read_hiding_place(scene.image, small, 0.5, quads["toad"], [quads["fern"]])
+    assert read is not None and read.ingredient == "toad"
+    twice = quads["fern"].mean(axis=0) + (quads["fern"] - quads["fern"].mean(axis=0)) * 1.5
+    assert reader._read_hiding_place(scene.image, small, 0.5, quads["toad"], [twice]) is None
