@@ -354,6 +354,7 @@ class Detector:
 
     @staticmethod
     def _split_again(g: np.ndarray, pixels: np.ndarray) -> tuple[np.ndarray, float]:
+        """The mask of the blurred work image ``g`` above Otsu's level of ``pixels``, and the level."""
         if pixels.size < 16:
             return np.zeros_like(g), 255.0
         level, _ = cv2.threshold(pixels.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)

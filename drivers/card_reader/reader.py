@@ -531,8 +531,8 @@ class CardReader:
             return None, quad, conf
         return ing, quad, conf
 
-    def _look_finer(self, frame: np.ndarray, quad: np.ndarray, ingredient: str,
-                    confidence: float) -> tuple[str, float]:
+    def _look_finer(self, frame: np.ndarray, quad: np.ndarray, ingredient: str | None,
+                    confidence: float) -> tuple[str | None, float]:
         """The reading of a card the thumbnail reads weakly (``ingredient`` with ``confidence``) at
         ``quad`` (frame px, oriented) once the fine look has seen it: where both read the same face
         their confidences add up as independent evidence (1 - (1-a)(1-b)); otherwise the fine

@@ -10,7 +10,9 @@ read "ok" only if all of this holds:
 * every card the outline reader read confidently is the placed card lying there, or lies apart;
 * what is light outside the cards now known is too small to hide a card, shows far less detail
   than the cards (a finger or a hand coming in from the frame's edge), or fades out instead of
-  ending at a card's cut edge (a glare spot or a lit patch of shelf).
+  ending at a card's cut edge (a glare spot or a lit patch of shelf); straight bands from the
+  frame's edge (fingers, an arm) are taken out of that light first. A region that may still hide a
+  card is read as one by the reader's fine look, or the frame stays unsure.
 
 Otherwise the frame stays "unsure": a wrong ingredient is far worse than asking to adjust the cards.
 """
