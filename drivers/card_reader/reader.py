@@ -76,7 +76,7 @@ FEATURELESS = 0.03
 BLOCK = 6
 #: a light region that may hide a card is read as one if the rectangle around it is this large
 #: (share of the cards known)
-HIDING_AREA = (0.75, 1.35)
+HIDING_AREA = (0.75, 1.5)
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
