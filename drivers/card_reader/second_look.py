@@ -56,6 +56,9 @@ ENTRY_WIDTH = 0.4
 BAND_WIDTH, BAND_LENGTH, BAND_FILL = 0.5, 0.8, 0.5
 #: ... found among the parts of the light thinner than this (card widths)
 THIN = 0.45
+#: a card placed by keypoints is cut off by the frame when a corner lies further out than this
+#: (card widths): a homography from matches bunched at one end of the card is that far off there
+CORNER_SLACK = 0.1
 #: inliers that give a keypoint card a confidence of 1 - 1/e
 INLIER_SCALE = 15.0
 
@@ -328,8 +331,9 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
         features = FRAME_FEATURES // 2
     placed = [c for c in index.find(frame, mask, features) if keypoint_confidence(c.inliers) >= threshold]
     for c in placed:
-        if (c.quad[:, 0] < -3).any() or (c.quad[:, 1] < -3).any() or \
-                (c.quad[:, 0] > w + 3).any() or (c.quad[:, 1] > h + 3).any():
+        slack = 3 + CORNER_SLACK * math.sqrt(quad_area(c.quad) / 1.4)
+        if (c.quad[:, 0] < -slack).any() or (c.quad[:, 1] < -slack).any() or \
+                (c.quad[:, 0] > w + slack).any() or (c.quad[:, 1] > h + slack).any():
             log.debug("second look: unsure: a card is cut off by the frame's edge")
             return None
     for i, a in enumerate(placed):
