@@ -6,7 +6,8 @@ cards without outlines. The cards it places are painted out of the work image an
 reader reads what is left, where a card merged with a placed one now stands alone. The frame is
 read "ok" only if all of this holds:
 
-* no placed card is cut off by the frame's edge, and no two share more than 30 % of the smaller;
+* no placed card is cut off by the frame's edge (a corner more than a tenth of a card out), and no
+  two share more than 30 % of the smaller;
 * every card the outline reader read confidently is the placed card lying there, or lies apart;
 * what is light outside the cards now known is too small to hide a card, shows far less detail
   than the cards (a finger or a hand coming in from the frame's edge), or fades out instead of
