@@ -331,6 +331,7 @@ class Detector:
         self._gray = np.zeros((1, 1), np.uint8)
         self._top = 255.0
         self._chroma: np.ndarray | None = None   # per pixel: brightest minus darkest channel
+        self._grad: np.ndarray | None = None     # per pixel: 8 x the grey level's gradient
         self._quad_details: dict[bytes, float | None] = {}
         self.edge_min = edge_min                 # boundary sharpness below which a blob is light, not a card
 
@@ -368,7 +369,7 @@ class Detector:
         there without one are the shelf's own light patches."""
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         self._small, self._gray = small, gray
-        self._chroma, self._quad_details = None, {}
+        self._chroma, self._quad_details, self._grad = None, {}, None
         hist = np.bincount(gray.ravel(), minlength=256)
         self._top = _percentile_u8(hist, 99.5)
         m, thr = self.mask(gray)
@@ -390,11 +391,13 @@ class Detector:
         if hi - lo < 25:
             return []
         self._contrast = hi - lo
-        gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-        grad = cv2.magnitude(gx, gy)                  # 8 x the gradient: divided where sampled
-        gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
-        self._detail = np.asarray(cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), 2.5)), np.float32)
+        if self._grad is None:                        # once a frame, whichever split of the light
+            gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+            gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+            self._grad = cv2.magnitude(gx, gy)        # 8 x the gradient: divided where sampled
+            gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
+            self._detail = np.asarray(cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), 2.5)), np.float32)
+        grad = self._grad
         card_area_min = (self.min_card_height * h) ** 2 / 1.4
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[Candidate] = []
