@@ -10,19 +10,17 @@ alike and fall to the ratio test, so only what tells the faces apart counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from .face_matches import FaceMatcher
+
 #: fewest RANSAC inliers that place a card (with 10, no card was placed falsely on the tuning
 #: scenes); the reader's tolerance may ask for more (``second_look.keypoint_confidence``)
 MIN_INLIERS = 12
-#: Lowe's ratio: a match must be clearly nearer than the nearest keypoint of another face ...
-RATIO = 0.8
-#: ... among this many nearest (if all of them are one face's, the match is clear)
-NEAREST = 4
 #: keypoints kept per enrolled face, and per searched frame
 FACE_FEATURES, FRAME_FEATURES = 400, 2000
 #: a card in a frame is often soft (focus, motion, JPEG): each face also gives this many keypoints
@@ -111,7 +109,7 @@ class KeypointIndex:
         self.descriptors = np.vstack(descriptors) if descriptors else np.zeros((0, 32), np.uint8)
         self.owners = np.concatenate(owners) if owners else np.zeros(0, int)
         self._frame_orb = _orb(FRAME_FEATURES, 6)
-        self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+        self._matcher = FaceMatcher(self.descriptors, self.owners)
 
     def find(self, frame: np.ndarray, mask: np.ndarray | None = None,
              features: int = FRAME_FEATURES) -> list[KeypointCard]:
@@ -128,27 +126,13 @@ class KeypointIndex:
         kps, des = self._frame_orb.detectAndCompute(grey, mask)
         if des is None or len(self.descriptors) < 2:
             return []
-        nearest = [p for p in self._matcher.knnMatch(des, self.descriptors, k=NEAREST) if p]
-        if not nearest:
-            return []
-        query = np.array([p[0].queryIdx for p in nearest])
-        train = np.array([p[0].trainIdx for p in nearest])
-        clear = np.array([p[0].distance < RATIO * self._other_face_distance(p) for p in nearest])
-        frame_pts = np.float32([kp.pt for kp in kps]) / scale
+        matches = self._matcher.match(des)
+        frame_pts = cv2.KeyPoint_convert(kps) / scale
         found: list[KeypointCard] = []
         for k, ing in enumerate(self.ingredients):
-            chosen = clear & (self.owners[train] == k)
-            found += self._place(ing, self.points[train[chosen]], frame_pts[query[chosen]], h, found)
+            chosen = matches.clear & (self.owners[matches.train] == k)
+            found += self._place(ing, self.points[matches.train[chosen]], frame_pts[chosen], h, found)
         return found
-
-    def _other_face_distance(self, nearest: Sequence[cv2.DMatch]) -> float:
-        """Distance to the nearest keypoint of another face than the nearest one's (the sharp and
-        blurred keypoints of one face are alike: only another face's make a match ambiguous)."""
-        face = self.owners[nearest[0].trainIdx]
-        for m in nearest[1:]:
-            if self.owners[m.trainIdx] != face:
-                return float(m.distance)
-        return float("inf")
 
     def _place(self, ing: str, face_pts: np.ndarray, frame_pts: np.ndarray, frame_h: int,
                found: list[KeypointCard]) -> list[KeypointCard]:

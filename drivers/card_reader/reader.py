@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .detect import Candidate, Detector, _order_quad, snap_quad
+from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
@@ -348,7 +348,9 @@ class CardReader:
         cands = copy.copy(self._detector).find(small)   # a private copy: find() keeps per-frame state
         if not cands:
             return FrameReading("empty")
-        top = float(np.percentile(small, 99.5))
+        histogram = np.add.reduce([cv2.calcHist([small], [c], None, [256], [0, 256]).ravel()
+                                   for c in range(small.shape[2])])
+        top = _percentile_u8(histogram, 99.5)
         cands = [c for c in cands if c.cut or not self._featureless(small, c.quad, top)]
         if not cands:
             return FrameReading("empty")

@@ -78,16 +78,6 @@ def test_a_soft_card_is_placed_by_the_blurred_faces_keypoints_too(
     assert placed[0].inliers > 1.3 * max([c.inliers for c in sharp_only], default=0)
 
 
-def test_the_ratio_test_weighs_only_another_faces_keypoints(index: KeypointIndex) -> None:
-    first = int(np.flatnonzero(index.owners == 0)[0])
-    same_face = [int(i) for i in np.flatnonzero(index.owners == 0)[1:3]]
-    other_face = int(np.flatnonzero(index.owners == 1)[0])
-    nearest = [cv2.DMatch(0, first, 20.0), cv2.DMatch(0, same_face[0], 22.0), cv2.DMatch(0, same_face[1], 23.0),
-               cv2.DMatch(0, other_face, 40.0)]
-    assert index._other_face_distance(nearest) == 40.0           # a blurred twin of the same face does not count
-    assert index._other_face_distance(nearest[:3]) == float("inf")   # all one face's: a clear match
-
-
 def test_card_shape_rules() -> None:
     card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
     assert card_shaped(card, 300)
