@@ -119,7 +119,7 @@ class _Matcher:
         if self.frame_px.sum() < 40:
             self.frame_px[:] = False
         self.ref = thumbs.reshape(n, -1, 3).transpose(2, 0, 1).copy()                  # 3 x N x P
-        self.log_ref = np.log1p(thumbs.reshape(n, -1, 3))                              # N x P x 3
+        self.log_ref = np.ascontiguousarray(np.log1p(thumbs.reshape(n, -1, 3)).transpose(2, 0, 1))   # 3 x N x P
         self.ref_frame_mean = thumbs.reshape(n, -1, 3)[:, self.frame_px, :].mean(axis=(0, 1)) \
             if self.frame_px.any() else None
         self.frame_template = thumbs.mean(axis=0).reshape(-1, 3)                        # P x 3
@@ -185,8 +185,12 @@ class _Matcher:
         """
         x = thumb.reshape(-1, 3).astype(np.float32)
         x = self.flatten_light(x)
-        d = np.abs(np.log1p(x)[None] - self.log_ref)                                # N x P x 3
-        d = np.minimum(d.mean(axis=2), 0.5)
+        log_x = np.log1p(x)
+        d = np.abs(log_x[:, 0] - self.log_ref[0])                                  # N x P, channel by channel
+        d += np.abs(log_x[:, 1] - self.log_ref[1])
+        d += np.abs(log_x[:, 2] - self.log_ref[2])
+        d /= 3
+        np.minimum(d, 0.5, out=d)
         return (d @ self.weight) / (0.5 * float(self.weight.sum()))
 
     def scores_upright(self, thumb: np.ndarray) -> np.ndarray:
