@@ -60,6 +60,7 @@ def timed(reader: CardReader, frames: list[np.ndarray]) -> list[float]:
 def evaluate(reader: CardReader, faces: dict[str, np.ndarray], n: int, seed: int) -> dict[str, object]:
     per_kind: Counter[tuple[str, str]] = Counter()
     times: list[float] = []
+    kinds: list[str] = []
     wrong_examples: list[str] = []
     for i in range(n):
         s = seed + i
@@ -68,6 +69,7 @@ def evaluate(reader: CardReader, faces: dict[str, np.ndarray], n: int, seed: int
         t = time.perf_counter()
         reading = reader.identify(scene.image)
         times.append((time.perf_counter() - t) * 1000)
+        kinds.append(kind)
         if reading.status == "ok":
             outcome = "right" if reading.ingredients == scene.ingredients and kind != "empty" else "wrong"
             if kind in UNREADABLE and outcome == "right":
@@ -82,7 +84,7 @@ def evaluate(reader: CardReader, faces: dict[str, np.ndarray], n: int, seed: int
     unsure = sum(v for (k, o), v in per_kind.items() if k in READABLE and o in ("unsure", "empty"))
     wrong = sum(v for (_, o), v in per_kind.items() if o == "wrong")
     return {"per_kind": per_kind, "readable": readable, "right": right, "unsure": unsure, "wrong": wrong,
-            "n": n, "times": times, "wrong_examples": wrong_examples}
+            "n": n, "times": times, "kinds": kinds, "wrong_examples": wrong_examples}
 
 
 def main(argv: list[str]) -> int:
@@ -122,6 +124,11 @@ def main(argv: list[str]) -> int:
     times: list[float] = r["times"]  # type: ignore[assignment]
     print(f"\ntime per 640x480 frame: mean {statistics.mean(times):.1f} ms, median {statistics.median(times):.1f} ms, "
           f"p95 {sorted(times)[int(0.95 * len(times))]:.1f} ms")
+    kinds: list[str] = r["kinds"]  # type: ignore[assignment]
+    for label, group in (("readable scenes", READABLE), ("the rest", tuple(k for k in MIX if k not in READABLE))):
+        ts = [t for t, k in zip(times, kinds) if k in group]
+        if ts:
+            print(f"  {label} ({len(ts)}): mean {statistics.mean(ts):.1f} ms, median {statistics.median(ts):.1f} ms")
 
     if not args.no_scaling:
         print("\nscaling with frame size (40 scenes each, 8 faces):")

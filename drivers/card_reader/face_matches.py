@@ -8,7 +8,7 @@ matches unclear. (A tie with another face leaves the match unclear: counting suc
 lost a card half under a finger, whose homography then drowned in them.)
 
 The distances from every frame keypoint to every face keypoint (2000 x 4800 in a second look) are
-most of the second look's time. numpy 2's ``bitwise_count`` works them out about three times faster
+the largest part of the second look's time. numpy 2's ``bitwise_count`` works them out about three times faster
 than OpenCV's brute-force matcher, whose x86 wheels count the bits without a popcount instruction.
 With an older numpy (Raspberry Pi OS bookworm ships 1.24) OpenCV's ``batchDistance`` does the
 work, face by face; both give the same matches.
@@ -23,7 +23,7 @@ import numpy as np
 
 #: Lowe's ratio: a match must be clearly nearer than the nearest keypoint of another face ...
 RATIO = 0.8
-#: ... or this many nearest keypoints are all its own face's
+#: ... or this many keypoints of its own face are nearer than any other face's
 NEAREST = 4
 #: numpy has a popcount (numpy 2.0 and later)
 HAS_POPCOUNT = hasattr(np, "bitwise_count")
@@ -56,7 +56,6 @@ class FaceMatcher:
         sorted_owners = self._owners[self._order]
         self._starts = np.flatnonzero(np.r_[True, sorted_owners[1:] != sorted_owners[:-1]]) if len(by_face) else np.zeros(0, int)
         self._ends = np.r_[self._starts[1:], len(by_face)]
-        self._opencv = cv2.BFMatcher(cv2.NORM_HAMMING)
 
     def match(self, frame_descriptors: np.ndarray) -> Matches:
         """The match of each of a frame's ORB descriptors (M x 32 uint8)."""
