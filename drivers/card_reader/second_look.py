@@ -182,19 +182,24 @@ def finger_bands(light: np.ndarray, card_w: float) -> np.ndarray:
     and its light frame is a ring, which fills no straight band.
     """
     h, w = light.shape
+    bands = np.zeros((h, w), np.uint8)
     thick = _morph(light, cv2.MORPH_OPEN, max(3, int(THIN * card_w) | 1))
     thin = cv2.bitwise_and(light, cv2.bitwise_not(thick))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(thin)
-    bands = np.zeros((h, w), np.uint8)
+    x0, y0, roi_w, roi_h = cv2.boundingRect(thin)             # labelled there only
+    if roi_w == 0:
+        return bands
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(thin[y0:y0 + roi_h, x0:x0 + roi_w])
+    roi_bands = bands[y0:y0 + roi_h, x0:x0 + roi_w]
     for i in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[i])
+        x, y = x + x0, y + y0
         if area < 0.1 * card_w * card_w or not (x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1):
             continue
         component = (labels == i).astype(np.uint8)
         (_, _), (side_a, side_b), _ = cv2.minAreaRect(cv2.findNonZero(component))
         length, width = max(side_a, side_b), min(side_a, side_b)
         if length >= BAND_LENGTH * card_w and width <= BAND_WIDTH * card_w and area >= BAND_FILL * length * width:
-            bands[component > 0] = 255
+            roi_bands[component > 0] = 255
     return bands
 
 
