@@ -194,6 +194,24 @@ def test_finger_bands_are_straight_thin_bands_from_the_frame_edge() -> None:
     assert not bands[:, 150:].any()
 
 
+@pytest.mark.parametrize("edge, inner", [((319, 100), (200, 130)), ((160, 239), (190, 110)),
+                                         ((100, 0), (120, 130))])
+def test_a_finger_band_from_any_edge_is_found_where_it_lies(edge: tuple[int, int], inner: tuple[int, int]) -> None:
+    light = np.zeros((240, 320), np.uint8)
+    cv2.line(light, edge, inner, 255, 16)
+    bands = finger_bands(light, 60.0)
+    on_the_line = np.zeros_like(light)
+    cv2.line(on_the_line, edge, inner, 255, 8)
+    assert bands[on_the_line > 0].mean() > 200
+    assert not bands[light == 0].any()
+
+
+def test_a_band_lying_inside_the_frame_alone_is_no_finger() -> None:
+    light = np.zeros((240, 320), np.uint8)
+    cv2.line(light, (120, 150), (260, 120), 255, 16)
+    assert not finger_bands(light, 60.0).any()
+
+
 @pytest.mark.parametrize("seed", [90215, 91235])
 def test_a_region_that_may_hide_a_card_is_read_as_one(faces: dict[str, np.ndarray], reader: CardReader, seed: int,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
