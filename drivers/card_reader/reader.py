@@ -342,7 +342,7 @@ class CardReader:
             quads = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
             if any(skewed(q) for q in quads) or may_hide_a_whole_card(small, quads):
                 reading = FrameReading("unsure", reading.cards)
-        if reading.status == "unsure":
+        if reading.status != "ok":       # an empty reading too: glare may have swallowed a card's outline
             return self._second_look(frame, small, scale, reading) or reading
         return reading
 
@@ -373,7 +373,7 @@ class CardReader:
 
     def _second_look(self, frame: np.ndarray, small: np.ndarray, scale: float,
                      first: FrameReading) -> FrameReading | None:
-        """An "ok" reading of a frame the outlines left unsure, or None (see ``second_look``).
+        """An "ok" reading of a frame the outlines left unsure or found empty, or None (see ``second_look``).
 
         The cards placed by keypoints are painted out of the work image, and what is left is read
         again by its outlines: a card merged with a placed one now stands alone.

@@ -1,4 +1,5 @@
-"""A second look at a frame the outline reader is unsure of: place the cards by their keypoints.
+"""A second look at a frame the outline reader is unsure of, or finds empty (a glare spot can make
+a card's blob look like glare): place the cards by their keypoints.
 
 The outline reader is unsure when some card-like region has no outline it can read: cards merged
 into one blob, a finger or a glare spot bent an outline, a card in shadow. ``KeypointIndex`` places
