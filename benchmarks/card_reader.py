@@ -50,6 +50,23 @@ def kind_for(seed: int) -> str:
     return str(rng.choice(kinds, p=np.array([MIX[k] for k in kinds]) / sum(MIX.values())))
 
 
+def machine_check_ms() -> float:
+    """A fixed OpenCV and numpy workload (blur, downscale, Sobel, popcount), the fastest of 5 runs:
+    how fast the machine is at the time, to tell a slower run of the same code from slower code."""
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    words = rng.integers(0, 2**63, 1_000_000, dtype=np.uint64)
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(10):
+            cv2.GaussianBlur(image, (0, 0), 2.0)
+            cv2.Sobel(cv2.resize(image, (320, 240), interpolation=cv2.INTER_AREA), cv2.CV_32F, 1, 0)
+        np.unpackbits(words.view(np.uint8)).sum()
+        best = min(best, time.perf_counter() - t)
+    return best * 1000
+
+
 def timed(reader: CardReader, frames: list[np.ndarray]) -> list[float]:
     out = []
     for f in frames:
@@ -111,6 +128,7 @@ def main(argv: list[str]) -> int:
     print(f"card reader benchmark: {args.scenes} scenes from seed {args.seed}, tolerance {args.tolerance}, "
           f"OpenCV {cv2.__version__}, 1 thread")
     print(f"enrolment of {len(faces)} faces: {enrol_s * 1000:.0f} ms")
+    check_before = machine_check_ms()
 
     r = evaluate(reader, faces, args.scenes, args.seed, max(1, args.repeats))
     readable, n = int(r["readable"]), int(r["n"])  # type: ignore[call-overload]
@@ -136,6 +154,8 @@ def main(argv: list[str]) -> int:
         ts = [t for t, k in zip(times, kinds) if k in group]
         if ts:
             print(f"  {label} ({len(ts)}): mean {statistics.mean(ts):.1f} ms, median {statistics.median(ts):.1f} ms")
+    print(f"  machine check (a fixed workload, lower is faster): {check_before:.1f} ms before the scenes, "
+          f"{machine_check_ms():.1f} ms after")
     if args.repeats > 1:
         fastest: list[float] = r["fastest"]  # type: ignore[assignment]
         print(f"  each frame's fastest of {args.repeats} runs: mean {statistics.mean(fastest):.1f} ms, "
