@@ -51,7 +51,7 @@ def kind_for(seed: int) -> str:
 
 
 def machine_check_ms() -> float:
-    """A fixed OpenCV and numpy workload (blur, downscale, Sobel, popcount), the fastest of 5 runs:
+    """A fixed OpenCV and numpy workload (blur, downscale, Sobel, bit unpacking), the fastest of 5 runs:
     how fast the machine is at the time, to tell a slower run of the same code from slower code."""
     rng = np.random.default_rng(0)
     image = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)

@@ -8,8 +8,9 @@ matches unclear. (A tie with another face leaves the match unclear: counting suc
 lost a card half under a finger, whose homography then drowned in them.)
 
 The distances from every frame keypoint to every face keypoint (2000 x 4800 in a second look) are
-the largest part of the second look's time. numpy 2's ``bitwise_count`` works them out about three times faster
-than OpenCV's brute-force matcher, whose x86 wheels count the bits without a popcount instruction.
+the largest part of the second look's time. numpy 2's ``bitwise_count`` works them out about three
+times faster than OpenCV's brute-force matcher, whose x86 wheels count bits without a popcount
+instruction.
 With an older numpy (Raspberry Pi OS bookworm ships 1.24) OpenCV's ``batchDistance`` does the
 work, face by face; both give the same matches.
 """
@@ -52,9 +53,12 @@ class FaceMatcher:
         self._owners = np.asarray(owners)
         self._order = np.argsort(self._owners, kind="stable")      # each face's keypoints side by side
         by_face = self._by_face = self._descriptors[self._order]
-        self._words = np.ascontiguousarray(by_face.view(np.uint64).T) if len(by_face) else np.zeros((4, 0), np.uint64)
         sorted_owners = self._owners[self._order]
-        self._starts = np.flatnonzero(np.r_[True, sorted_owners[1:] != sorted_owners[:-1]]) if len(by_face) else np.zeros(0, int)
+        if len(by_face):
+            self._words = np.ascontiguousarray(by_face.view(np.uint64).T)       # 4 x N: 64 bits each
+            self._starts = np.flatnonzero(np.r_[True, sorted_owners[1:] != sorted_owners[:-1]])
+        else:
+            self._words, self._starts = np.zeros((4, 0), np.uint64), np.zeros(0, np.intp)
         self._ends = np.r_[self._starts[1:], len(by_face)]
 
     def match(self, frame_descriptors: np.ndarray) -> Matches:
@@ -82,6 +86,7 @@ class FaceMatcher:
         return distances
 
     def _exact_distances(self, frame_descriptor: np.ndarray) -> np.ndarray:
+        """One frame keypoint's distances, bit by bit (slow), saturated at 255."""
         bits = np.unpackbits(frame_descriptor[None, :] ^ self._by_face, axis=1)
         return np.minimum(bits.sum(axis=1), 255).astype(np.uint8)
 
