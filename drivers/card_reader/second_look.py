@@ -270,11 +270,6 @@ def could_hide_a_card(left: Leftover) -> bool:
     return left.detail >= LEFTOVER_DETAIL
 
 
-def may_hide_a_card(small: np.ndarray, known: Sequence[np.ndarray]) -> bool:
-    """Whether what is light outside the ``known`` cards (quads, work pixels) may hide another card."""
-    return not known or bool(hiding_places(small, known))
-
-
 def hiding_places(small: np.ndarray, known: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The rectangles (work px) around the light regions outside the ``known`` cards (quads, work
     pixels) that may hide another card."""

@@ -13,8 +13,8 @@ from drivers.card_reader import reader as reader_module
 from drivers.card_reader import second_look as second_look_module
 from drivers.card_reader.scenes import Conditions, Placement, Scene, compose_scene, random_scene
 from drivers.card_reader.reader import CardSighting
-from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_card, finger_bands, leftover_regions,
-                                             may_hide_a_card, may_hide_a_whole_card, outlines_of, paint_out,
+from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_card, finger_bands, hiding_places,
+                                             leftover_regions, may_hide_a_whole_card, outlines_of, paint_out,
                                              place_by_keypoints, settled_cards)
 
 #: scenes (random_scene seeds from the tuning range) the outline reader alone leaves unsure:
@@ -77,7 +77,7 @@ def test_a_glare_spot_on_the_shelf_does_not_hide_a_card(faces: dict[str, np.ndar
     scene, small, card = one_card_work_image(faces, seed)
     busy = [r for r in leftover_regions(small, [card]) if r.area >= 0.2 and r.detail >= 0.25]
     assert busy and all(r.sharp_edge < 1.0 for r in busy)
-    assert not may_hide_a_card(small, [card])
+    assert not hiding_places(small, [card])
     reading = reader.identify(scene.image)
     assert reading.status == "ok" and reading.ingredients == scene.ingredients
 
@@ -89,7 +89,7 @@ def test_a_card_beside_the_cards_read_may_hide_there(faces: dict[str, np.ndarray
     claw = np.float32(scene.cards[0][1]) / 2
     toad = [r for r in leftover_regions(small, [claw]) if r.area > 0.5]
     assert toad and toad[0].sharp_edge >= 2.0
-    assert may_hide_a_card(small, [claw])
+    assert hiding_places(small, [claw])
 
 
 #: tuning scenes where the outlines read one card whole and miss the other entirely (its outline
