@@ -40,7 +40,7 @@ class Candidate:
 def _order_quad(q: np.ndarray) -> np.ndarray:
     """Clockwise (image coordinates) from a corner where a short side starts."""
     q = np.asarray(q, np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
+    c = np.add.reduce(q, axis=0) / 4                 # the mean, as q.mean(axis=0) gives it, faster
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]                       # clockwise in image coordinates (y down)
     sides = _side_lengths(q)
@@ -127,7 +127,9 @@ def _near_side_middles(pts: np.ndarray, quad: np.ndarray, tol: float) -> tuple[n
         return None
     d /= lengths[:, None]
     n = np.stack([-d[:, 1], d[:, 0]], axis=1)
-    rel = pts[None] - quad[:, None]                                      # 4 x N x 2
+    rel = np.empty((4, len(pts), 2))                                     # 4 x N x 2: pts - each corner
+    np.subtract(pts[None, :, 0], quad[:, 0, None], out=rel[..., 0])     # (by coordinate: a broadcast over
+    np.subtract(pts[None, :, 1], quad[:, 1, None], out=rel[..., 1])     # rows of two is slow)
     t = (rel @ d[:, :, None])[..., 0]                                    # along each side
     dist = np.abs((rel @ n[:, :, None])[..., 0])
     lengths = lengths[:, None]
@@ -512,6 +514,8 @@ class Detector:
         m = np.zeros_like(m)
         cv2.drawContours(m, contours, -1, 255, -1)                # a card's dark picture counts too
         m[covered > 0] = 0
+        if cv2.countNonZero(m) < 0.3 * card_area:
+            return []                         # the opening below only takes pixels away
         k = max(3, int(0.3 * card_w) | 1)
         m = _morph(m, cv2.MORPH_OPEN, k)
         card_detail = self._card_detail(fitted)
@@ -607,10 +611,12 @@ class Detector:
             raw_rest = cv2.bitwise_and(blob, cv2.bitwise_not(covered))
             card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in fitted)
             k2 = max(3, int(0.4 * card_w) | 1)
-            rest = _morph(raw_rest, cv2.MORPH_OPEN, k2)
+            min_piece = 0.15 * card_w * card_w * 1.4
+            # the opening only takes pixels away: too few to make a piece, none is left
+            rest = _morph(raw_rest, cv2.MORPH_OPEN, k2) if cv2.countNonZero(raw_rest) >= min_piece else None
             card_detail = self._card_detail(fitted)
             added = False
-            for piece in self._components(rest, 0.15 * card_w * card_w * 1.4):
+            for piece in self._components(rest, min_piece) if rest is not None else []:
                 if self.is_glare(piece, card_detail):
                     continue                  # a glare spot next to the card
                 more = self._split_and_fit(piece, float(np.count_nonzero(piece)), card_area_min, depth + 1)

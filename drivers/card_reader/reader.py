@@ -90,6 +90,15 @@ def _blocks(t: np.ndarray) -> np.ndarray:
     return b.reshape(h * w, -1) / np.sqrt(3 * BLOCK * BLOCK)
 
 
+def _column_medians(x: np.ndarray) -> np.ndarray:
+    """``np.median(x, axis=0)``, without its overhead."""
+    half = len(x) // 2
+    if len(x) % 2:
+        return np.partition(x, half, axis=0)[half]
+    part = np.partition(x, [half - 1, half], axis=0)
+    return (part[half - 1] + part[half]) / 2
+
+
 def _thumb(canon: np.ndarray) -> np.ndarray:
     t = cv2.resize(canon, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(t.astype(np.float32), (3, 3), 0.7)
@@ -125,7 +134,8 @@ class _Matcher:
         self.frame_template = thumbs.mean(axis=0).reshape(-1, 3)                        # P x 3
         yy, xx = np.mgrid[0:THUMB_H, 0:THUMB_W]
         plane = np.stack([np.ones(xx.size), xx.ravel() / THUMB_W - 0.5, yy.ravel() / THUMB_H - 0.5], axis=1)
-        self._plane = (plane, plane[self.frame_px],
+        on_frame = plane[self.frame_px]
+        self._plane = (plane, (on_frame[:, :, None] * on_frame[:, None, :]).reshape(-1, 9), on_frame,
                        np.log(np.maximum(self.frame_template[self.frame_px], 2.0)))     # for flatten_light
         self.n = n
         self.ref_blocks = np.stack([_blocks(t) for t in thumbs])                      # N x B x D
@@ -137,28 +147,26 @@ class _Matcher:
 
     def layout_score(self, thumb: np.ndarray) -> float:
         """Correlation of an upright thumbnail's grey with the mean face: is this the card's layout?"""
-        g = thumb.mean(axis=2).ravel()
+        g = (np.add.reduce(thumb, axis=2) / 3).ravel()     # the mean of the channels, as thumb.mean(axis=2)
         sd = float(g.std())
         if sd < 1e-3:
             return 0.0
-        return float(((g - g.mean()) / sd) @ self.layout) / g.size
+        return float(((g - np.add.reduce(g) / g.size) / sd) @ self.layout) / g.size
 
     def flatten_light(self, x: np.ndarray) -> np.ndarray:
         """Divide out a per-channel plane of light fitted on the shared frame's pixels (P x 3)."""
         if not self.frame_px.any():
             return x
-        a, a_sel, log_t = self._plane
-        sel = self.frame_px
-        ratios = np.log(np.maximum(x[sel], 2.0)) - log_t                          # S x 3
-        keeps = np.abs(ratios - np.median(ratios, axis=0)) < 0.35
+        plane, outer, on_frame, log_t = self._plane
+        ratios = np.log(np.maximum(x[self.frame_px], 2.0)) - log_t               # S x 3
+        keeps = np.abs(ratios - _column_medians(ratios)) < 0.35
         if (keeps.sum(axis=0) < 20).any():
             return x
-        out = np.empty_like(x)
-        for c in range(3):
-            ak = a_sel[keeps[:, c]]
-            coef = np.linalg.solve(ak.T @ ak + 1e-9 * np.eye(3), ak.T @ ratios[keeps[:, c], c])   # least squares
-            out[:, c] = x[:, c] / np.exp(a @ coef)
-        return out
+        kept = keeps.T.astype(np.float64)                                           # 3 x S
+        # least squares per channel over its kept pixels: (A'A) coef = A' ratios
+        gram = (kept @ outer).reshape(3, 3, 3) + 1e-9 * np.eye(3)
+        coefs = np.linalg.solve(gram, ((kept * ratios.T) @ on_frame)[:, :, None])[:, :, 0]
+        return (x / np.exp(plane @ coefs.T)).astype(np.float32)
 
     def scores(self, thumb: np.ndarray) -> np.ndarray:
         """Correlation (-1..1) with each face: 2N values, as seen, then the thumbnail turned 180 degrees."""
@@ -232,6 +240,32 @@ class _Matcher:
             total += num / den
             used += 1
         return total / max(1, used)
+
+
+class _WorkImage:
+    """The downscaled frame the outlines are read in, and the thumbnails of quads in it, each
+    warped once (a candidate's is first looked at for glare, then read)."""
+
+    def __init__(self, pixels: np.ndarray) -> None:
+        self.pixels = pixels
+        self._thumbnails: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+    def thumbnails(self, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The thumbnails of the card with corners ``quad`` (float32, clockwise from its top-left)
+        and of the card turned 180 degrees (``quad`` rolled by two).
+
+        One warp gives both: ``canonical_card`` maps the corners to the image's far edges, one
+        pixel beyond its last row and column; warped with that row and column, the image turned
+        holds the turned card's.
+        """
+        key = quad.tobytes()
+        if key not in self._thumbnails:
+            m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]]))
+            canvas = cv2.warpPerspective(self.pixels, m, (CANON_W + 1, CANON_H + 1), flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_REPLICATE)
+            turned = np.ascontiguousarray(canvas[::-1, ::-1][:CANON_H, :CANON_W])
+            self._thumbnails[key] = (_thumb(canvas[:CANON_H, :CANON_W]), _thumb(turned))
+        return self._thumbnails[key]
 
 
 def _sighting(ingredient: str | None, quad: np.ndarray, confidence: float) -> CardSighting:
@@ -355,14 +389,15 @@ class CardReader:
         histogram = np.add.reduce([cv2.calcHist([small], [c], None, [256], [0, 256]).ravel()
                                    for c in range(small.shape[2])])
         top = _percentile_u8(histogram, 99.5)
-        cands = [c for c in cands if c.cut or not self._featureless(small, c.quad, top)]
+        work = _WorkImage(small)
+        cands = [c for c in cands if c.cut or not self._featureless(work.thumbnails(_order_quad(c.quad))[0], top)]
         if not cands:
             return FrameReading("empty")
         cards: list[CardSighting] = []
         status = "ok"
         quads = []
         for cand in cands:
-            ing, quad, conf = self._read(frame, small, scale, cand)
+            ing, quad, conf = self._read(frame, work, scale, cand)
             cards.append(_sighting(ing, quad / scale, conf))
             quads.append(np.asarray(quad, np.float32))
             if ing is None:
@@ -426,13 +461,13 @@ class CardReader:
         return _sighting(best[1], best[2] / scale, best[0])
 
     @staticmethod
-    def _featureless(small: np.ndarray, quad: np.ndarray, top: float = 0.0) -> bool:
-        """A quad with no fine detail inside: a glare spot or a lit patch of shelf, not a card.
+    def _featureless(colour: np.ndarray, top: float = 0.0) -> bool:
+        """Whether a quad's thumbnail ``colour`` has no fine detail: a glare spot or a lit patch of
+        shelf, not a card (``top``: the frame's brightest level).
 
         Every card shows at least its frame's edges and title; on the benchmark's scenes cards
         stay above 0.05 and glare spots below 0.025 (detail relative to brightness).
         """
-        colour = _thumb(canonical_card(small, _order_quad(quad), (CANON_W, CANON_H)))
         t = colour.mean(axis=2)
         if float(np.percentile(t, 95)) < 0.85 * top:
             return False                 # glare is among the brightest things in the frame
@@ -448,17 +483,17 @@ class CardReader:
         detail = float(np.percentile(per_block, 75)) / max(1.0, float(t.mean()))
         return detail < FEATURELESS
 
-    def read_quad(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
+    def read_quad(self, work: _WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best reading of a quad, trying trimmed variants when the first reading is weak.
 
         A glare spot, a finger or a neighbouring card can stretch one side of the outline; the
         variants move one side back to where the card's known aspect (7:5) puts it.
         """
-        best = self._read_oriented(small, quad)
+        best = self._read_oriented(work, quad)
         if best[2] >= self.threshold:
             return best
-        for retry in self._retry_quads(small, quad):     # computed only as far as needed
-            got = self._read_oriented(small, retry)
+        for retry in self._retry_quads(work.pixels, quad):     # computed only as far as needed
+            got = self._read_oriented(work, retry)
             if got[2] > best[2]:
                 best = got
             if best[2] >= self.threshold:
@@ -476,8 +511,8 @@ class CardReader:
             if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
                 yield snapped
 
-    def _read_oriented(self, small: np.ndarray, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
-        """Best ingredient, oriented quad, confidence and raw correlation for a quad in ``small``.
+    def _read_oriented(self, work: _WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
+        """Best ingredient, oriented quad, confidence and raw correlation for a quad in the work image.
 
         The shared layout (where the title strip is) decides upright or upside down first when it
         clearly can; only faces in that orientation compete, which halves the chances of a false match.
@@ -488,7 +523,7 @@ class CardReader:
         if (sides[1] + sides[3]) / max(1e-6, sides[0] + sides[2]) < 1.2:   # nearly square: try sideways too
             orients += [np.roll(q, 1, axis=0), np.roll(q, 3, axis=0)]
         m = self._matcher
-        thumbs = [_thumb(canonical_card(small, oq, (CANON_W, CANON_H))) for oq in orients]
+        thumbs = [*work.thumbnails(q), *(work.thumbnails(orients[2]) if len(orients) > 2 else ())]
         layouts = np.array([m.layout_score(t) for t in thumbs])
         keep = [i for i in range(len(orients)) if layouts[i] >= layouts.max() - 0.25]
         best: tuple[float, float, int, int] | None = None
@@ -517,16 +552,16 @@ class CardReader:
         frame = np.clip((layout + 0.3) / 0.3, 0, 1)
         return float(min(np.sqrt(margin * level), frame))
 
-    def _read(self, frame: np.ndarray, small: np.ndarray, scale: float,
+    def _read(self, frame: np.ndarray, work: _WorkImage, scale: float,
               cand: Candidate) -> tuple[str | None, np.ndarray, float]:
         """Ingredient (None if unread), oriented quad (work px) and confidence of a candidate."""
         if cand.cut or (not cand.fitted and cand.spill > 0.1):
             # it cannot be read whatever the reading: one look for its confidence, no retries
-            _, quad, conf, _ = self._read_oriented(small, cand.quad)
+            _, quad, conf, _ = self._read_oriented(work, cand.quad)
             return None, quad, min(conf, 0.0 if cand.cut else conf * 0.5)
-        ing, quad, conf, _ = self.read_quad(small, cand.quad)
+        ing, quad, conf, _ = self.read_quad(work, cand.quad)
         if (not cand.fitted and not cand.cut and cand.spill <= 0.1 and conf >= self.threshold
-                and self._detector._plausible(quad, small.shape[0])
+                and self._detector._plausible(quad, work.pixels.shape[0])
                 and 0.75 <= abs(cv2.contourArea(quad)) / max(1.0, abs(cv2.contourArea(cand.quad))) <= 1.25):
             return ing, quad, conf          # a misfitted outline, read well once moved to the card's edges
         if not cand.fitted or cand.cut:

@@ -204,6 +204,18 @@ def finger_bands(light: np.ndarray, card_w: float) -> np.ndarray:
     return bands
 
 
+def _may_hold_a_region(left: np.ndarray, min_pixels: float) -> bool:
+    """Whether a light mask has a part whose hull could cover ``min_pixels``: the regions made
+    from it (hulls of its parts once finger bands are out, then opened) only lose pixels, and a
+    filled hull has fewer pixels than its area plus its perimeter and one."""
+    contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        if cv2.contourArea(hull) + cv2.arcLength(hull, True) + 1 >= min_pixels:
+            return True
+    return False
+
+
 def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: float = 0.1) -> list[Leftover]:
     """The light regions of the work image outside the ``known`` cards (quads, work pixels), of at
     least ``min_area`` of a card."""
@@ -219,6 +231,8 @@ def leftover_regions(small: np.ndarray, known: Sequence[np.ndarray], min_area: f
     light = cv2.compare(cv2.GaussianBlur(grey, (3, 3), 0), _light_level(*levels), cv2.CMP_GT)
     grown = cv2.dilate(known_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     left = cv2.bitwise_and(light, cv2.bitwise_not(grown))
+    if not _may_hold_a_region(left, max(0.1, min_area) * card_area):
+        return []
     left = cv2.bitwise_and(left, cv2.bitwise_not(finger_bands(left, card_w)))
     contours, _ = cv2.findContours(left, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     regions = []

@@ -13,9 +13,9 @@ from drivers.card_reader import reader as reader_module
 from drivers.card_reader import second_look as second_look_module
 from drivers.card_reader.scenes import Conditions, Placement, Scene, compose_scene, random_scene
 from drivers.card_reader.reader import CardSighting
-from drivers.card_reader.second_look import (Leftover, _quantile, could_hide_a_card, finger_bands, hiding_places,
-                                             leftover_regions, may_hide_a_whole_card, outlines_of, paint_out,
-                                             place_by_keypoints, settled_cards)
+from drivers.card_reader.second_look import (Leftover, _may_hold_a_region, _quantile, could_hide_a_card,
+                                             finger_bands, hiding_places, leftover_regions, may_hide_a_whole_card,
+                                             outlines_of, paint_out, place_by_keypoints, settled_cards)
 
 #: scenes (random_scene seeds from the tuning range) the outline reader alone leaves unsure:
 #: cards touching or overlapping into one blob, glare or a finger bending an outline, two copies
@@ -210,6 +210,19 @@ def test_a_band_lying_inside_the_frame_alone_is_no_finger() -> None:
     light = np.zeros((240, 320), np.uint8)
     cv2.line(light, (120, 150), (260, 120), 255, 16)
     assert not finger_bands(light, 60.0).any()
+
+
+def test_a_light_region_is_looked_for_only_where_a_hull_could_hold_one() -> None:
+    light = np.zeros((240, 320), np.uint8)
+    cv2.rectangle(light, (40, 40), (100, 120), 255, 3)                 # a dark card's frame, 65 x 85 px outside
+    assert _may_hold_a_region(light, 65 * 85)                          # its hull, filled, holds that many
+    assert not _may_hold_a_region(light, 65 * 85 + 300)
+    rng = np.random.default_rng(5)
+    for _ in range(200):                  # the bound never falls below a filled hull's pixels
+        points = (rng.uniform(20, 200, 2) + rng.normal(0, rng.uniform(0.5, 30), (6, 2))).astype(np.int32)
+        hull = np.zeros_like(light)
+        cv2.fillConvexPoly(hull, cv2.convexHull(points), 255)
+        assert _may_hold_a_region(hull, cv2.countNonZero(hull))
 
 
 def test_a_card_whose_blob_looks_like_glare_is_found_by_its_keypoints(
