@@ -410,8 +410,9 @@ class CardReader:
                      first: FrameReading) -> FrameReading | None:
         """An "ok" reading of a frame the outlines left unsure or found empty, or None (see ``second_look``).
 
-        The cards placed by keypoints are painted out of the work image, and what is left is read
-        again by its outlines: a card merged with a placed one now stands alone.
+        Where a region that may hide another card is left beside the cards placed by keypoints and
+        those the outlines settled, the known cards are painted out of the work image and what is
+        left is read again by its outlines: a card merged with a placed one now stands alone.
         """
         settled = settled_cards(first.cards, self.threshold)
         placed = place_by_keypoints(frame, first.cards, self._keypoints, self.threshold,
@@ -421,13 +422,21 @@ class CardReader:
         known = [np.asarray(q, np.float32) * scale for _, q, _ in placed]
         known += outlines_of(known, [np.asarray(c.quad, np.float32) * scale for c in first.cards])
         known += [np.asarray(c.quad, np.float32) * scale for c in settled]
-        rest = self._read_outlines(frame, paint_out(small, known), scale) if placed or settled else first
         cards = [_sighting(ing, q, conf) for ing, q, conf in placed] + settled
-        cards += [c for c in rest.cards if c.ingredient is not None and c.confidence >= self.threshold]
+        hiding = hiding_places(small, known) if placed or settled else None
+        if hiding is None:
+            rest = first                 # nothing placed or settled: the outline reading's own cards
+        elif hiding:
+            rest = self._read_outlines(frame, paint_out(small, known), scale)
+        else:
+            rest = FrameReading("empty")
+        more = [c for c in rest.cards if c.ingredient is not None and c.confidence >= self.threshold]
+        cards += more
         if not cards:
             return None
-        known += [np.asarray(c.quad, np.float32) * scale for c in cards[len(placed) + len(settled):]]
-        hiding = hiding_places(small, known)
+        if more or hiding is None:
+            known += [np.asarray(c.quad, np.float32) * scale for c in more]
+            hiding = hiding_places(small, known)
         if hiding:
             found = [self._read_hiding_place(frame, small, scale, box, known) for box in hiding]
             if any(card is None for card in found):

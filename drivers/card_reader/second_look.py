@@ -3,9 +3,9 @@ a card's blob look like glare): place the cards by their keypoints.
 
 The outline reader is unsure when some card-like region has no outline it can read: cards merged
 into one blob, a finger or a glare spot bent an outline, a card in shadow. ``KeypointIndex`` places
-cards without outlines. The cards it places are painted out of the work image and the outline
-reader reads what is left, where a card merged with a placed one now stands alone. The frame is
-read "ok" only if all of this holds:
+cards without outlines. If a region that may hide another card is left beside them, the cards
+known are painted out of the work image and the outline reader reads what is left, where a card
+merged with a placed one now stands alone. The frame is read "ok" only if all of this holds:
 
 * no placed card is cut off by the frame's edge (a corner more than a tenth of a card out), and no
   two share more than 30 % of the smaller;

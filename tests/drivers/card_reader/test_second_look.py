@@ -32,6 +32,44 @@ def test_the_second_look_reads_what_the_outlines_could_not(faces: dict[str, np.n
     assert reader.identify(scene.image).status == "unsure"
 
 
+def _outline_readings(reader: CardReader, monkeypatch: pytest.MonkeyPatch, second: bool = True) -> list[object]:
+    """Record the reader's outline readings of each frame; ``second=False`` makes every one after
+    the first find nothing (no reading again of the work image with the known cards painted out)."""
+    calls: list[object] = []
+    read = reader._read_outlines
+
+    def recorded(*args: object) -> object:
+        calls.append(args)
+        return read(*args) if second or len(calls) == 1 else reader_module.FrameReading("empty")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "_read_outlines", recorded)
+    return calls
+
+
+def test_the_work_image_is_read_again_only_where_a_card_may_hide(faces: dict[str, np.ndarray], reader: CardReader,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 507: two cards touching, both read whole by their outlines (settled); the keypoints place
+    nothing more and no light region is left beside them, so the work image is not read again."""
+    calls = _outline_readings(reader, monkeypatch)
+    scene = random_scene(faces, 507, kind="touching")
+    assert reader.identify(scene.image).ingredients == scene.ingredients
+    assert len(calls) == 1
+
+
+def test_a_card_merged_with_a_placed_one_is_read_once_that_one_is_painted_out(
+        faces: dict[str, np.ndarray], reader: CardReader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tuning seed 70821: the outlines settle the claw, and the keypoints place nothing; what is left
+    beside the claw may hide a card, and the flower's outline reads once the claw is painted out."""
+    scene = random_scene(faces, 70821, kind="overlap")
+    calls = _outline_readings(reader, monkeypatch)
+    reading = reader.identify(scene.image)
+    assert reading.status == "ok" and reading.ingredients == scene.ingredients == ("claw", "flower")
+    assert len(calls) == 2
+    monkeypatch.undo()
+    _outline_readings(reader, monkeypatch, second=False)
+    assert reader.identify(scene.image).status == "unsure"
+
+
 def test_a_card_cut_off_by_the_frame_stays_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
     scene = compose_scene(faces, [Placement("root", (0.5, 0.5), 0, 0.5), Placement("fern", (0.97, 0.5), 0, 0.5)])
     assert reader.identify(scene.image).status == "unsure"
