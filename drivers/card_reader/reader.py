@@ -22,7 +22,7 @@ import numpy as np
 from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, skewed
-from .references import CANON_H, CANON_W, References, canonical_card, check_frame
+from .references import CANON_H, CANON_W, References, check_frame
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -254,9 +254,9 @@ class _WorkImage:
         """The thumbnails of the card with corners ``quad`` (float32, clockwise from its top-left)
         and of the card turned 180 degrees (``quad`` rolled by two).
 
-        One warp gives both: ``canonical_card`` maps the corners to the image's far edges, one
-        pixel beyond its last row and column; warped with that row and column, the image turned
-        holds the turned card's.
+        One warp gives both. Like ``references.canonical_card``, the warp maps the corners to the
+        image's far edges, one pixel beyond its last row and column; warped with that row and
+        column too, the image turned holds the turned card's (to the warp's rounding).
         """
         key = quad.tobytes()
         if key not in self._thumbnails:

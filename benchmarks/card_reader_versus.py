@@ -1,0 +1,93 @@
+"""Time this checkout's card reader against another commit's, frame by frame, alternating.
+
+    .venv/bin/python benchmarks/card_reader_versus.py REV [--scenes N] [--seed S] [--repeats R]
+    ./dev bench card_reader_versus REV
+
+The machine we share runs up to a third slower from one minute to the next, so two runs of
+``card_reader.py`` a few minutes apart cannot tell a change of a few percent in the code. Here both
+readers live in one process: ``drivers/card_reader`` of commit REV (taken with ``git archive``) is
+loaded as a package of its own, and each frame is read by one reader, then the other, ``--repeats``
+times; each reader's fastest time on the frame counts. Both see the same machine at the same moment.
+
+The scenes are this checkout's, with the same seeds and mix of kinds as ``card_reader.py``; the
+default seeds are tuning seeds (60000), as this is a tool for the work on the reader. It also counts
+the frames both readers read the same (status, ingredients, corners to 0.1 px, confidences to 0.001).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from card_reader import kind_for  # noqa: E402
+from drivers import card_reader as this_reader  # noqa: E402
+from drivers.card_reader.scenes import random_scene  # noqa: E402
+
+
+def reader_at(rev: str, into: Path) -> ModuleType:
+    """The card reader package of commit ``rev``, imported under a name of its own."""
+    name = "card_reader_at_" + "".join(ch if ch.isalnum() else "_" for ch in rev)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "drivers/card_reader"],
+                             capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"card_reader_versus: cannot take drivers/card_reader from {rev!r}: "
+                         f"{archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    (into / "drivers" / "card_reader").rename(into / name)
+    sys.path.insert(0, str(into))
+    return importlib.import_module(name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("rev", help="the commit to compare with (anything git understands: HEAD~3, a hash, a tag)")
+    ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=60000)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    if args.scenes < 1 or args.repeats < 1:
+        ap.error("--scenes and --repeats must be at least 1")
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        other = reader_at(args.rev, Path(tmp))
+        faces = this_reader.load_placeholder_faces()
+        readers = {"this checkout": this_reader.CardReader(this_reader.enroll(faces)),
+                   args.rev: other.CardReader(other.enroll(faces))}
+        total = dict.fromkeys(readers, 0.0)
+        same = 0
+        for seed in range(args.seed, args.seed + args.scenes):
+            image = random_scene(faces, seed, kind=kind_for(seed)).image
+            fastest = dict.fromkeys(readers, float("inf"))
+            readings = {}
+            for _ in range(args.repeats):
+                for name, reader in readers.items():
+                    t = time.perf_counter()
+                    readings[name] = reader.identify(image).to_json()
+                    fastest[name] = min(fastest[name], time.perf_counter() - t)
+            for name in readers:
+                total[name] += fastest[name]
+            same += readings["this checkout"] == readings[args.rev]
+    n = args.scenes
+    print(f"card reader versus {args.rev}: {n} scenes from seed {args.seed}, each frame's fastest of "
+          f"{args.repeats}, alternating, OpenCV {cv2.__version__}, 1 thread")
+    for name, seconds in total.items():
+        print(f"  {name:>14}: mean {seconds / n * 1000:.2f} ms per 640x480 frame")
+    print(f"  this checkout takes {total['this checkout'] / total[args.rev]:.3f} of {args.rev}'s time; "
+          f"same readings on {same} of {n} frames")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
