@@ -22,7 +22,7 @@ import numpy as np
 from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, skewed
-from .references import CANON_H, CANON_W, References, check_frame
+from .references import CANON_H, CANON_W, References, canonical_card, check_frame
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -254,15 +254,13 @@ class _WorkImage:
         """The thumbnails of the card with corners ``quad`` (float32, clockwise from its top-left)
         and of the card turned 180 degrees (``quad`` rolled by two).
 
-        One warp gives both. Like ``references.canonical_card``, the warp maps the corners to the
-        image's far edges, one pixel beyond its last row and column; warped with that row and
-        column too, the image turned holds the turned card's (to the warp's rounding).
+        One warp gives both: ``canonical_card`` maps the corners to the image's far edges, one
+        pixel beyond its last row and column; warped with that row and column too, the image
+        turned holds the turned card's (to the warp's rounding).
         """
         key = quad.tobytes()
         if key not in self._thumbnails:
-            m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [CANON_W, 0], [CANON_W, CANON_H], [0, CANON_H]]))
-            canvas = cv2.warpPerspective(self.pixels, m, (CANON_W + 1, CANON_H + 1), flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_REPLICATE)
+            canvas = canonical_card(self.pixels, quad, (CANON_W, CANON_H), far_edges=True)
             turned = np.ascontiguousarray(canvas[::-1, ::-1][:CANON_H, :CANON_W])
             self._thumbnails[key] = (_thumb(canvas[:CANON_H, :CANON_W]), _thumb(turned))
         return self._thumbnails[key]

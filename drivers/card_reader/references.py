@@ -55,12 +55,18 @@ def check_frame(frame: object, what: str = "frame") -> np.ndarray:
     return frame
 
 
-def canonical_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CANON_W, CANON_H)) -> np.ndarray:
-    """Warp the card with corners ``quad`` (clockwise from its top-left) to an upright ``size`` image."""
+def canonical_card(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CANON_W, CANON_H),
+                   far_edges: bool = False) -> np.ndarray:
+    """Warp the card with corners ``quad`` (clockwise from its top-left) to an upright ``size`` image.
+
+    The corners go to the image's far edges, one pixel beyond its last row and column;
+    ``far_edges`` warps that row and column too (the image is one pixel larger each way).
+    """
     w, h = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out_size = (w + 1, h + 1) if far_edges else (w, h)
+    return cv2.warpPerspective(image, m, out_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def locate_face(image: np.ndarray) -> np.ndarray:
