@@ -8,6 +8,7 @@ text cannot fit at the minimum font size.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from firmware.i18n import translator
 from firmware.screens import icons
 from firmware.screens.icons import Box, Canvas
 from firmware.screens.text import (
-    Msg, Raw, Text, TextDoesNotFit, draw_fitted, fit, resolve,
+    MIN_SIZE, Msg, Raw, Text, TextDoesNotFit, draw_fitted, fit, font, resolve,
 )
 from firmware.screens.views import (
     CalibrationView,
@@ -538,12 +539,7 @@ def render_reveal_golem(view: RevealGolemView, s: Screen) -> None:
             s.text(text, (2, y0 + 16, s.W - 2 * big - 6, y0 + row - 1), 14, align="left",
                    fill=colour)
         else:
-            row, label_w = 14, 34
-            y0, y1 = top + k * row, top + (k + 1) * row
-            s.text(label, (2, y0, label_w, y1), 10, bold=True, align="left")
-            radius = (row // 2 - 1) if large else (row // 3 - 1)
-            icons.aspect(s.cv, (label_w + row // 2 + 1, (y0 + y1) // 2), radius, colour, None)
-            s.text(text, (label_w + row + 3, y0, s.W - 1, y1), 10, align="left")
+            top = _reveal_golem_mono_row(s, top, label, text, colour, large)
     pair = f"{s.t('ingredient.' + view.pair[0])} + {s.t('ingredient.' + view.pair[1])}"
     if s.tall:
         y0 = top + 2 * 34 + 2
@@ -551,7 +547,31 @@ def render_reveal_golem(view: RevealGolemView, s: Screen) -> None:
                fill="gold")
         s.text(pair, (2, y0 + 15, s.W - 2, s.H), 14, raw=True, max_lines=2)
     else:
-        s.text(pair, (2, top + 2 * 14 + 1, s.W - 2, s.H), 10, raw=True, max_lines=2)
+        s.text(pair, (2, top + 1, s.W - 2, s.H), 10, raw=True, max_lines=2)
+
+
+def _reveal_golem_mono_row(s: Screen, top: int, label: Text, text: Text, colour: str,
+                           large: bool) -> int:
+    """Chest or ears on 128x64: label, aspect circle and words; returns the next free row.
+
+    The label takes the width it needs (labels differ fourfold between languages); one too
+    long to share the row with the words ("Klatka piersiowa") gets a line of its own above them.
+    """
+    row = 13  # one 10 px line with the circle beside it; two parts and a 2-line pair fit 64 px
+    words_w = font(MIN_SIZE).getlength(s.t(text))
+    widths = [math.ceil(font(size, bold=True).getlength(s.t(label))) + 1
+              for size in (10, MIN_SIZE)]
+    inline = [w for w in widths if w + row + 5 + words_w <= s.W - 1]
+    if inline:
+        label_w = inline[0]
+        s.text(label, (2, top, label_w + 2, top + row), 10, bold=True, align="left")
+    else:
+        s.text(label, (2, top, s.W - 2, top + 9), 9, bold=True, align="left")
+        top, label_w = top + 9, 0
+    radius = (row // 2 - 1) if large else (row // 3 - 1)
+    icons.aspect(s.cv, (label_w + row // 2 + 3, top + row // 2), radius, colour, None)
+    s.text(text, (label_w + row + 5, top, s.W - 1, top + row), 10, align="left")
+    return top + row
 
 
 def render_calibration(view: CalibrationView, s: Screen) -> None:

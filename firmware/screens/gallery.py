@@ -165,8 +165,7 @@ def exhaustive_views() -> list[object]:
     views += [CodeEntryView("ABC", "Z", 5, error=e) for e in ("code.error.length",
                                                              "code.error.new_app",
                                                              "code.error.typo")]
-    views += [MenuView("menu.experiment", ("menu.test_student", "menu.drink", "menu.manual")),
-              MenuView("menu.golem", ("menu.golem_test", "menu.golem_animate")),
+    views += [MenuView("menu.golem", ("menu.golem_test", "menu.golem_animate")),
               MenuView("newgame.rules", ("rules.base", "rules.variant")),
               MenuView("newgame.level", ("level.apprentice", "level.master"))]
     views += [MenuView("menu.title", MAIN_MENU, k) for k in range(len(MAIN_MENU))]
