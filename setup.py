@@ -1,13 +1,16 @@
 """Packaging for the Alchemists lab kit: installs the ``labkit`` command."""
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 setup(
     name="labkit",
     version="0.1.0",
     description="Table companion for Alchemists and The King's Golem: camera, OLED, buttons.",
     python_requires=">=3.11",
-    packages=find_packages(include=["engine*", "drivers*", "firmware*"]),
+    # namespace discovery: the data folders (fonts, locale, faces, scripts) are packages too, so
+    # setuptools does not warn at install that they are "absent from the packages configuration"
+    packages=find_namespace_packages(include=["engine*", "drivers*", "firmware*"],
+                                     exclude=["*.__pycache__"]),
     include_package_data=True,
     package_data={
         "drivers.card_reader": ["faces/*.png", "samples/*.png", "*.json"],

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.alchemy import COLOUR_NAMES, parse_colour, parse_ingredient, parse_potion
-from engine.errors import CommandError, LabkitError
+from engine.alchemy import (
+    COLOUR_NAMES, INGREDIENT_IDS, parse_colour, parse_ingredient, parse_potion,
+)
+from engine.errors import CommandError, LabkitError, UnknownNameError
 from engine.questions import (
     DebunkPair,
     DebunkPotion,
@@ -98,7 +100,15 @@ def _parse_debunk(words: Sequence[str]) -> Question:
     if len(words) == 3 and words[2].upper() in COLOUR_NAMES:
         return DebunkSign(parse_ingredient(words[1]), parse_colour(words[2]))
     if len(words) == 3:
-        return DebunkPotion(parse_ingredient(words[1]), parse_ingredient(words[2]))
+        first = parse_ingredient(words[1])
+        if words[2].strip().lower() not in INGREDIENT_IDS:
+            # the third word is a colour (apprentice) or a second ingredient (variant): say both
+            raise UnknownNameError(
+                "colour", words[2], COLOUR_NAMES,
+                message=f"unknown colour or ingredient {words[2]!r}: expected a colour "
+                        f"({', '.join(COLOUR_NAMES)}) or a second ingredient "
+                        f"({', '.join(INGREDIENT_IDS)})")
+        return DebunkPotion(first, parse_ingredient(words[2]))
     if len(words) == 4:
         return DebunkPair(parse_ingredient(words[1]), parse_ingredient(words[2]), parse_potion(words[3]))
     raise CommandError(

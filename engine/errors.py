@@ -20,8 +20,9 @@ class LabkitError(ValueError):
 class UnknownNameError(LabkitError):
     """A word that names no ingredient, potion, colour, alchemical, level or rules variant."""
 
-    def __init__(self, what: str, text: str, valid: list[str] | tuple[str, ...]) -> None:
-        super().__init__(f"unknown {what} {text!r}: expected one of {', '.join(valid)}")
+    def __init__(self, what: str, text: str, valid: list[str] | tuple[str, ...], *,
+                 message: str | None = None) -> None:
+        super().__init__(message or f"unknown {what} {text!r}: expected one of {', '.join(valid)}")
         self.kind = f"unknown_{what}"
         self.text = text
 

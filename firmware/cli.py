@@ -17,11 +17,33 @@ import sys
 from collections.abc import Sequence
 
 from engine import CommandError, Game, LabkitError, error_reply, parse_question
+from engine.commands import QUESTION_FORMS
 
 USAGE = (
     "usage: labkit new [--golem] | labkit ask CODE QUESTION... | labkit vision ... | "
     "labkit config [--config FILE] --dump | labkit run [--simulate] ..."
 )
+
+
+HELP_WORDS = ("-h", "--help", "help")
+
+
+def help_text() -> str:
+    """What ``labkit --help`` prints: every command and every question form."""
+    questions = "\n".join(f"    labkit ask CODE {form}" for form in QUESTION_FORMS)
+    return f"""usage: labkit COMMAND ...
+
+    labkit new [--golem]                 a new game: prints its code
+{questions}
+    labkit vision enroll FACES_DIR REFS_FILE
+    labkit vision identify REFS_FILE IMAGE [IMAGE ...]
+    labkit run [--simulate] [--headless] [--console PORT] [--state-dir DIR] [--frames-dir DIR] [--script FILE]
+    labkit config [--config FILE] --dump
+
+ING: fern claw mushroom flower root scorpion toad feather; POTION: R+ R- G+ G- B+ B- N;
+COLOUR: R G B. Replies are one JSON object on stdout; an error exits with status 2.
+'labkit run --help' lists the daemon's options.
+"""
 
 
 def print_json(data: object) -> None:
@@ -57,6 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``labkit`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     command, rest = (args[0].lower(), args[1:]) if args else ("", [])
+    if command in HELP_WORDS:
+        sys.stdout.write(help_text())
+        return 0
     try:
         if command == "new":
             return command_new(rest)

@@ -6,8 +6,10 @@
 ``identify`` prints one JSON object per image, one per line:
 ``{"image": "<path as given>", "status": "ok" | "unsure" | "empty", "cards": [{"ingredient": "toad",
 "quad": [[x, y], [x, y], [x, y], [x, y]], "confidence": 0.97}]}``. ``enroll`` prints
-``{"enrolled": [...ids], "references": "<REFS_FILE>"}``. Any error prints
-``{"error": {"kind": "...", "message": "..."}}`` on stdout and returns 2.
+``{"enrolled": [...ids], "references": "<REFS_FILE>"}``. An image that is missing or unreadable
+gets ``{"image": "<path>", "error": {...}}`` in its place, the others are still read, and the
+command returns 2. Any other error prints ``{"error": {"kind": "...", "message": "..."}}`` on
+stdout and returns 2.
 """
 
 from __future__ import annotations
@@ -85,18 +87,30 @@ def _identify(refs_file: str, images: list[str], tolerance: float) -> None:
         reader = CardReader(refs, tolerance=tolerance)
     except (TypeError, ValueError) as exc:
         raise CliError("usage", str(exc)) from None
-    # check every image first, so a bad path fails before any output
-    frames = []
+    failed = 0
     for path in images:
-        if not os.path.isfile(path):
-            raise CliError("missing_image", f"image {path!r} does not exist")
-        frame = cv2.imread(path, cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CliError("unreadable_image", f"cannot read image {path!r} (not a picture OpenCV can decode)")
-        frames.append(frame)
-    for path, frame in zip(images, frames):
-        reading = reader.identify(frame)
-        _emit({"image": path, **reading.to_json()})
+        try:
+            frame = _read_image(path)
+        except CliError as exc:  # this image's line says why; the others are still read
+            _emit({"image": path, "error": {"kind": exc.kind, "message": exc.message}})
+            failed += 1
+            continue
+        _emit({"image": path, **reader.identify(frame).to_json()})
+    if failed:
+        raise _ImagesFailed(failed)
+
+
+class _ImagesFailed(Exception):
+    """Some images could not be read; their lines are already printed."""
+
+
+def _read_image(path: str) -> object:
+    if not os.path.isfile(path):
+        raise CliError("missing_image", f"image {path!r} does not exist")
+    frame = cv2.imread(path, cv2.IMREAD_COLOR)
+    if frame is None:
+        raise CliError("unreadable_image", f"cannot read image {path!r} (not a picture OpenCV can decode)")
+    return frame
 
 
 def main(argv: list[str]) -> int:
@@ -109,6 +123,8 @@ def main(argv: list[str]) -> int:
             _identify(args.refs_file, args.images, args.tolerance)
     except CliError as exc:
         _emit({"error": {"kind": exc.kind, "message": exc.message}})
+        return 2
+    except _ImagesFailed:
         return 2
     return 0
 

@@ -62,6 +62,9 @@ def test_every_form_parses(line: str, question: object) -> None:
         ("mix fern dragon", "unknown_ingredient", "'dragon'"),
         ("sell X+ fern toad", "unknown_potion", "'X+'"),
         ("debunk fern toad Q", "unknown_potion", "'Q'"),
+        ("debunk fern purple", "unknown_colour", "colour (R, G, B) or a second ingredient"),
+        ("debunk fern toadd", "unknown_colour", "'toadd'"),
+        ("debunk fernn R", "unknown_ingredient", "'fernn'"),
     ],
 )
 def test_bad_commands_name_the_problem(line: str, kind: str, fragment: str) -> None:

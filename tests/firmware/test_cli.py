@@ -71,6 +71,7 @@ def test_ask_golem_questions(capsys: pytest.CaptureFixture[str]) -> None:
         (["ask", "DEMO", "mix", "fern", "fern"], "same_ingredient", "fern"),
         (["ask", "DEMO", "golem", "test", "fern"], "no_golem", "DEMO"),
         (["ask", "DEMO", "mix", "fern", "dragon"], "unknown_ingredient", "dragon"),
+        (["ask", "DEMO", "debunk", "fern", "purple"], "unknown_colour", "(R, G, B)"),
         (["ask", "DEMO", "sell", "N", "fern", "toad"], "neutral_potion", "N"),
         (["ask", "QBXZ", "mix", "fern", "toad"], "unsupported_code", "QBXZ"),
         (["ask", "QB", "mix", "fern", "toad"], "invalid_code", "QB"),
@@ -92,3 +93,15 @@ def test_the_installed_console_script() -> None:
     assert (done.returncode, json.loads(done.stdout)) == (0, {"potion": "R+"})
     bad = subprocess.run([str(LABKIT), "ask", "DEMO", "mix", "fern"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and json.loads(bad.stdout)["error"]["kind"] == "bad_command"
+
+
+@pytest.mark.parametrize("word", ["--help", "-h", "help"])
+def test_help_prints_the_usage_with_status_0(capsys: pytest.CaptureFixture[str], word: str) -> None:
+    assert main([word]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: labkit")
+    from engine.commands import QUESTION_FORMS
+    for form in QUESTION_FORMS:  # every question the engine reads is listed
+        assert f"labkit ask CODE {form}\n" in out
+    for command in ("labkit new", "labkit vision identify", "labkit run", "labkit config"):
+        assert command in out

@@ -140,7 +140,7 @@ def test_command_like_lines_on_the_serial_console(console_kit, payload: bytes) -
     ("mix fern", "bad_command", "mix"),
     ("mix fern toad claw", "bad_command", "mix"),
     ("sell R7 fern toad", "unknown_potion", "R7"),
-    ("debunk fern Q", "unknown_ingredient", "Q"),
+    ("debunk fern Q", "unknown_colour", "R, G, B"),
     ("restore ZZZZ", "unsupported_code", "ZZZZ"),
     ("restore AB", "invalid_code", "AB"),
     ("new sideways", "bad_command", "sideways"),

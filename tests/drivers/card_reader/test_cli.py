@@ -98,14 +98,28 @@ def test_unreadable_image(refs_file: Path, tmp_path: Path, capsys: pytest.Captur
     bad.write_bytes(b"\x89PNG garbage")
     assert main(["identify", str(refs_file), str(bad)]) == 2
     (err,) = lines(capsys)
-    assert err == {"error": {"kind": "unreadable_image",
-                             "message": f"cannot read image {str(bad)!r} (not a picture OpenCV can decode)"}}
+    assert err == {"image": str(bad), "error": {
+        "kind": "unreadable_image",
+        "message": f"cannot read image {str(bad)!r} (not a picture OpenCV can decode)"}}
 
 
 def test_missing_image(refs_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["identify", str(refs_file), str(tmp_path / "nope.png")]) == 2
     (err,) = lines(capsys)
     assert err["error"]["kind"] == "missing_image" and "nope.png" in err["error"]["message"]  # type: ignore[index]
+
+
+def test_a_missing_image_does_not_hide_the_others(refs_file: Path, shelf_images: list[Path],
+                                                  tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "nope.png")
+    given = [str(shelf_images[0]), missing, str(shelf_images[1])]
+    assert main(["identify", str(refs_file), *given]) == 2
+    out = lines(capsys)
+    assert [line["image"] for line in out] == given  # type: ignore[index]
+    assert out[1]["error"]["kind"] == "missing_image"  # type: ignore[index]
+    assert "error" not in out[0] and len(out[0]["cards"]) == 2  # type: ignore[arg-type]
+    assert "error" not in out[2] and out[2]["status"] == "empty"
 
 
 def test_reference_file_from_another_version(refs_file: Path, shelf_images: list[Path], tmp_path: Path,
