@@ -30,7 +30,9 @@ setup(
     extras_require={
         # luma.emulator's pygame windows are for desktops only: the Pi needs none of it.
         "desktop": ["luma.emulator>=1.5"],
-        "test": ["pytest>=8", "hypothesis>=6.100", "mypy>=1.10", "scikit-image>=0.22", "luma.emulator>=1.5"],
+        # pyte: a terminal emulator, for the tests that read what the terminal simulator draws
+        "test": ["pytest>=8", "hypothesis>=6.100", "mypy>=1.10", "scikit-image>=0.22", "luma.emulator>=1.5",
+                 "pyte>=0.8"],
         "pi": ["rpi-lgpio>=0.6"],
     },
     entry_points={"console_scripts": ["labkit = firmware.cli:main"]},

@@ -37,7 +37,7 @@ def help_text() -> str:
 {questions}
     labkit vision enroll FACES_DIR REFS_FILE
     labkit vision identify REFS_FILE IMAGE [IMAGE ...]
-    labkit run [--simulate] [--headless] [--console PORT] [--state-dir DIR] [--frames-dir DIR] [--script FILE]
+    labkit run [--simulate] [--headless] [--console PORT] [--state-dir DIR] [--frames-dir DIR] [--script FILE] [--log-file FILE|-]
     labkit config [--config FILE] --dump
 
 ING: fern claw mushroom flower root scorpion toad feather; POTION: R+ R- G+ G- B+ B- N;

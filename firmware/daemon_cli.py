@@ -1,7 +1,7 @@
 """``labkit run`` and ``labkit config``: start the daemon, or print the effective configuration.
 
     labkit run [--config FILE] [--simulate] [--headless] [--console PORT] [--state-dir DIR]
-               [--frames-dir DIR] [--script FILE]
+               [--frames-dir DIR] [--script FILE] [--log-file FILE|-]
     labkit config [--config FILE] --dump
 """
 
@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--state-dir", type=Path, help="where the game is kept")
     run.add_argument("--frames-dir", type=Path, help="write every displayed frame as a PNG here")
     run.add_argument("--script", type=Path, help="play a script of button presses and shelf contents, then stop")
+    run.add_argument("--log-file", metavar="FILE", help="write the log here ('-': stderr); the terminal simulator's default is STATE_DIR/labkit.log, otherwise stderr")
     run.add_argument("--display", metavar="LUMA_ARGS", help="luma options for the screen, e.g. '--display ssd1351 --interface spi --width 128 --height 128'")
     config = commands.add_parser("config", help="show the effective configuration")
     config.add_argument("--config", type=Path, help=f"configuration file (default {DEFAULT_PATH} if it exists)")
@@ -96,5 +97,6 @@ def main(argv: Sequence[str]) -> int:
         script=args.script,
         state_dir_given=args.state_dir is not None,
         under_systemd="NOTIFY_SOCKET" in os.environ,
+        log_file=args.log_file,
     )
     return run_daemon(config, options)

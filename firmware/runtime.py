@@ -7,6 +7,7 @@ fails to open is replaced by its ``disabled`` backend and reported on the screen
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
@@ -15,6 +16,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +61,56 @@ class RunOptions:
     script: Path | None = None
     state_dir_given: bool = False
     under_systemd: bool = False
+    log_file: str | None = None
+    """Where the log goes: a path, ``-`` for stderr, None for the default (see ``log_target``)."""
+
+    @property
+    def terminal_screen(self) -> bool:
+        """Whether the screen is drawn in this terminal (the simulator, not headless)."""
+        return self.simulate and not self.headless
 
 
-def setup_logging(level: str, under_systemd: bool) -> None:
-    """Log lines to stderr (the journal under systemd, which adds its own time stamps)."""
+def log_target(options: RunOptions, state_dir: Path) -> Path | None:
+    """The log file, or None for stderr: the terminal simulator logs to ``STATE_DIR/labkit.log``
+    (a log line in the terminal would tear the picture), everything else to stderr (the journal
+    under systemd), unless ``--log-file`` says otherwise."""
+    if options.log_file == "-":
+        return None
+    if options.log_file:
+        return Path(options.log_file).expanduser()
+    return state_dir / "labkit.log" if options.terminal_screen else None
+
+
+def setup_logging(level: str, under_systemd: bool, path: Path | None = None) -> None:
+    """Log lines to stderr (the journal under systemd, which adds its own time stamps) or,
+    with ``path``, appended to that file; Python's warnings go the same way."""
     form = "%(levelname)s %(name)s: %(message)s" if under_systemd else "%(asctime)s %(levelname)s %(name)s: %(message)s"
-    logging.basicConfig(level=level.upper(), format=form, stream=sys.stderr, force=True)
+    if path is None:
+        logging.basicConfig(level=level.upper(), format=form, stream=sys.stderr, force=True)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        logging.basicConfig(level=level.upper(), format=form, filename=str(path), force=True,
+                            encoding="utf-8")
+    logging.captureWarnings(True)
+
+
+@contextlib.contextmanager
+def stderr_into(path: Path | None) -> Iterator[None]:
+    """With ``path``, file descriptor 2 writes to that file meanwhile: what a library or a dying
+    thread prints on stderr lands in the log, not across the simulator's picture."""
+    if path is None:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "a", encoding="utf-8") as log_file:
+        os.dup2(log_file.fileno(), 2)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def simulator_state_dir() -> Path:
@@ -140,8 +186,15 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
 
     def display() -> Any:
         name = _choose("display", "auto", options.simulate, on_pi)
-        terminal = sys.stdout if options.simulate and not options.headless else None
-        return open_display(name, luma_args=config.display.luma, terminal=terminal, frames_dir=options.frames_dir)
+        sinks = []
+        if options.terminal_screen:
+            from drivers.display import TerminalWriter
+            from firmware.simulator import farewell, terminal_notes
+
+            sinks.append(TerminalWriter(sys.stdout, notes=terminal_notes(options.log_file),
+                                        farewell=farewell(options.log_file)))
+        return open_display(name, luma_args=config.display.luma, sinks=sinks,
+                            frames_dir=options.frames_dir)
 
     def buttons() -> Any:
         name = _choose("buttons", config.buttons.backend, options.simulate, on_pi)
@@ -238,13 +291,22 @@ def run_daemon(config: Config, options: RunOptions) -> int:
     """Run the kit until SIGTERM/SIGINT (or the end of the script); returns the exit status."""
     from drivers.platform import is_raspberry_pi
 
-    setup_logging(config.log.level, options.under_systemd)
-    if not options.simulate and not is_raspberry_pi():
-        log.warning("not a Raspberry Pi: running the simulator (use --simulate to say so)")
+    not_a_pi = not options.simulate and not is_raspberry_pi()
+    if not_a_pi:
         options = dataclasses.replace(options, simulate=True)
     state_dir = config.storage.state_dir
     if options.simulate and not options.state_dir_given:
         state_dir = simulator_state_dir()
+    log_path = log_target(options, state_dir)
+    options = dataclasses.replace(options, log_file=str(log_path) if log_path else "-")
+    setup_logging(config.log.level, options.under_systemd, log_path)
+    if not_a_pi:
+        log.warning("not a Raspberry Pi: running the simulator (use --simulate to say so)")
+    with stderr_into(log_path if options.terminal_screen else None):
+        return _run_kit(config, options, state_dir)
+
+
+def _run_kit(config: Config, options: RunOptions, state_dir: Path) -> int:
     kit = build_kit(config, options, state_dir)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -1,6 +1,6 @@
 """The simulator's shelf: lays rendered ingredient cards in front of the replay camera.
 
-Keys in the terminal: ``1``..``8`` lay fern, claw, mushroom, flower, root, scorpion, toad,
+Keys in the terminal (listed under the picture, see ``terminal_notes``): ``1``..``8`` lay fern, claw, mushroom, flower, root, scorpion, toad,
 feather (two at most; a third replaces the oldest), ``0`` clears the shelf, ``u`` lays an
 unreadable card (cut off by the frame edge), ``x`` presses or releases ok and back together (hold
 it 3 seconds for the reveal). The cards are drawn from the shipped placeholder faces and read by
@@ -22,6 +22,28 @@ LAYOUTS = {
     2: (Placement("", (0.3, 0.5), -12.0, 0.48), Placement("", (0.71, 0.52), 174.0, 0.48)),
 }
 UNREADABLE = Placement("", (0.04, 0.5), 30.0, 0.55)
+
+
+def terminal_notes(log_file: str | None) -> list[str]:
+    """The lines under the simulator's picture: where the log goes, then the keys.
+
+    Items are separated by two spaces (the terminal writer wraps between items).
+    """
+    where = "stderr" if log_file in (None, "-") else log_file
+    cards = " ".join(f"{key} {name}" for key, name in SHELF_KEYS.items())
+    return [
+        f"log: {where}",
+        "up: \u2191 w k  down: \u2193 s j  ok: Enter Space  back: Backspace Esc",
+        "hold back (home): h then Backspace  hold ok: h then Enter  "
+        "ok+back: x, x again lets go (hold 3 s to reveal)",
+        f"shelf: {cards}  0 clear  u unreadable card  quit: Ctrl-C (the game is kept)",
+    ]
+
+
+def farewell(log_file: str | None) -> str:
+    """What the simulator prints when it stops and gives the terminal back."""
+    return "labkit: stopped; the game is kept" + (
+        f"; log: {log_file}" if log_file not in (None, "-") else "")
 
 
 class SimulatedShelf:

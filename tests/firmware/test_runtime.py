@@ -125,3 +125,19 @@ def test_storage_that_cannot_be_opened_keeps_the_game_in_memory(tmp_path: Path, 
         assert built.daemon.protocol.handle("restore DEMO")["code"] == "DEMO"
     finally:
         built.session.store.close()
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    (RunOptions(simulate=True), "STATE/labkit.log"),            # the terminal simulator: a file
+    (RunOptions(simulate=True, log_file="-"), None),             # asked for stderr
+    (RunOptions(simulate=True, log_file="/var/x.log"), "/var/x.log"),
+    (RunOptions(simulate=True, headless=True), None),            # no picture to tear: stderr
+    (RunOptions(), None),                                         # the device: the journal
+    (RunOptions(log_file="/var/x.log"), "/var/x.log"),
+])
+def test_the_log_goes_to_a_file_when_the_terminal_shows_the_screen(
+        options: RunOptions, expected: str | None) -> None:
+    from firmware.runtime import log_target
+
+    target = log_target(options, Path("STATE"))
+    assert (str(target) if target else None) == expected
