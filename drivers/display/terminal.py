@@ -43,6 +43,7 @@ HALVES = (EMPTY, UPPER, LOWER, FULL)
 QUADRANTS = (" ", "\u2598", "\u259d", "\u2580", "\u2596", "\u258c", "\u259e", "\u259b",
              "\u2597", "\u259a", "\u2590", "\u259c", "\u2584", "\u2599", "\u259f", "\u2588")
 BRAILLE = 0x2800  # U+2800 + the 8 dots' bits
+REVERSE, NO_REVERSE = "\x1b[7m", "\x1b[27m"
 
 RESIZE_POLL_SECONDS = 0.25
 """How often the writer looks for a resized terminal: a redraw within a quarter second feels
@@ -84,8 +85,9 @@ def image_to_terminal_text(image: Image.Image, *, color: bool | None = None,
                            threshold: int = 128, blocks: Blocks = "half") -> str:
     """The image as lines of block characters (``blocks``: see ``CELL``).
 
-    Monochrome (the default for mode ``1`` and ``L`` images) uses no escape codes: a pixel is lit
-    when its grey level is at least ``threshold``; trailing blanks are dropped. ``color`` (the
+    Monochrome (the default for mode ``1`` and ``L`` images): a pixel is lit when its grey level
+    is at least ``threshold``; trailing blanks are dropped; no escape codes, except that a braille
+    line with more pixels lit than dark is drawn in reverse video (its dark pixels as dots). ``color`` (the
     default for RGB images) draws each cell with 24-bit ANSI colours, reset at each line end: in
     half blocks "▀" with the upper pixel as foreground and the lower as background; otherwise
     the cell's pixels split by brightness into a foreground and a background colour (their means).
@@ -122,9 +124,17 @@ def _mono_text(image: Image.Image, threshold: int, blocks: Blocks) -> str:
                    if x + dx < width and y + dy < height
                    and grey[(y + dy) * width + x + dx] >= threshold)
 
-    return "\n".join(
-        "".join(glyph(blocks, bits(x, top)) for x in range(0, width, cw)).rstrip(EMPTY)
-        for top in range(0, height, ch))
+    lines = []
+    for top in range(0, height, ch):
+        cells = [bits(x, top) for x in range(0, width, cw)]
+        if blocks == "braille" and sum(bin(b).count("1") for b in cells) > 4 * len(cells):
+            # a line mostly lit (a highlighted row) in reverse video, its dark pixels as dots:
+            # its text reads dark on light instead of drowning among lit dots
+            lines.append(REVERSE + "".join(chr(BRAILLE + (~b & 0xFF)) for b in cells)
+                         + NO_REVERSE)
+        else:
+            lines.append("".join(glyph(blocks, b) for b in cells).rstrip(EMPTY))
+    return "\n".join(lines)
 
 
 def _colour_text(image: Image.Image, blocks: Blocks) -> str:

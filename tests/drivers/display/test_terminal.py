@@ -8,6 +8,7 @@ import io
 import os
 import pty
 import random
+import re
 import struct
 import termios
 import time
@@ -17,7 +18,8 @@ import pytest
 from PIL import Image
 
 from drivers.display.terminal import (
-    BRAILLE, CELL, CELL_PIXELS, HALVES, QUADRANTS, TerminalWriter, choose_blocks,
+    BRAILLE, CELL, CELL_PIXELS, HALVES, NO_REVERSE, QUADRANTS, REVERSE, TerminalWriter,
+    choose_blocks,
     image_to_terminal_text, picture_cells, wrap_notes,
 )
 
@@ -25,18 +27,45 @@ NOTES = ["log: /tmp/state/labkit.log",
          "up: w  down: s  ok: Enter  back: Backspace  hold back (home): h then Backspace"]
 
 
-def decode(text: str, blocks: str, size: tuple[int, int]) -> Image.Image:
-    """The monochrome picture that lines of block characters show (the inverse of drawing)."""
+Cells = list[list[tuple[str, bool]]]
+"""Rows of characters, each with whether it is drawn in reverse video."""
+
+
+def cells_of_text(text: str) -> Cells:
+    """The cells that lines of block characters (with reverse-video switches) draw."""
+    rows: Cells = []
+    for line in text.split("\n"):
+        row, reverse = [], False
+        for part in re.split(r"(\x1b\[7m|\x1b\[27m)", line):
+            if part in (REVERSE, NO_REVERSE):
+                reverse = part == REVERSE
+            else:
+                row += [(char, reverse) for char in part]
+        rows.append(row)
+    return rows
+
+
+def cells_of_screen(shown: pyte.Screen, rows: int) -> Cells:
+    return [[(shown.buffer[y][x].data, shown.buffer[y][x].reverse) for x in range(shown.columns)]
+            for y in range(rows)]
+
+
+def decode(cells: Cells | str, blocks: str, size: tuple[int, int]) -> Image.Image:
+    """The monochrome picture that cells of block characters show (the inverse of drawing)."""
+    if isinstance(cells, str):
+        cells = cells_of_text(cells)
     image = Image.new("1", size)
     (cw, ch), offsets = CELL[blocks], CELL_PIXELS[blocks]
-    for row, line in enumerate(text.split("\n")):
-        for column, char in enumerate(line):
+    for row, line in enumerate(cells):
+        for column, (char, reverse) in enumerate(line):
             if blocks == "half":
                 bits = HALVES.index(char)
             elif blocks == "quadrant":
                 bits = QUADRANTS.index(char)
             else:
                 bits = 0 if char == " " else ord(char) - BRAILLE
+            if reverse:
+                bits = ~bits & ((1 << len(offsets)) - 1)
             for k, (dx, dy) in enumerate(offsets):
                 x, y = column * cw + dx, row * ch + dy
                 if bits >> k & 1 and x < size[0] and y < size[1]:
@@ -44,22 +73,34 @@ def decode(text: str, blocks: str, size: tuple[int, int]) -> Image.Image:
     return image
 
 
-def random_picture(size: tuple[int, int], seed: int) -> Image.Image:
+def random_picture(size: tuple[int, int], seed: int, lit: float = 0.4) -> Image.Image:
     rng = random.Random(seed)
     image = Image.new("1", size)
-    image.putdata([rng.random() < 0.4 for _ in range(size[0] * size[1])])
+    image.putdata([rng.random() < lit for _ in range(size[0] * size[1])])
     return image
 
 
+@pytest.mark.parametrize("lit", [0.4, 0.7])
 @pytest.mark.parametrize("blocks", ["half", "quadrant", "braille"])
 @pytest.mark.parametrize("size", [(128, 64), (7, 5), (1, 1)])
-def test_every_block_mode_keeps_every_pixel(blocks: str, size: tuple[int, int]) -> None:
-    image = random_picture(size, seed=size[0] * 1000 + size[1])
+def test_every_block_mode_keeps_every_pixel(blocks: str, size: tuple[int, int], lit: float) -> None:
+    image = random_picture(size, seed=size[0] * 1000 + size[1], lit=lit)
     text = image_to_terminal_text(image, blocks=blocks)  # type: ignore[arg-type]
     lines = text.split("\n")
     columns, rows = picture_cells(size, blocks)  # type: ignore[arg-type]
-    assert len(lines) == rows and max(len(line) for line in lines) <= columns
+    assert len(lines) == rows and max(len(line) for line in cells_of_text(text)) <= columns
     assert decode(text, blocks, size).tobytes() == image.tobytes()
+
+
+def test_a_mostly_lit_braille_line_is_drawn_in_reverse_video() -> None:
+    image = Image.new("1", (6, 8), 1)  # a highlighted row with a dark letter in it
+    image.putpixel((2, 1), 0)
+    lines = image_to_terminal_text(image, blocks="braille").split("\n")
+    assert lines[0] == REVERSE + chr(BRAILLE) + chr(BRAILLE + 0x02) + chr(BRAILLE) + NO_REVERSE
+    assert lines[1] == REVERSE + chr(BRAILLE) * 3 + NO_REVERSE
+    assert "\x1b" not in image_to_terminal_text(image, blocks="half")
+    assert decode(image_to_terminal_text(image, blocks="braille"), "braille",
+                  (6, 8)).tobytes() == image.tobytes()
 
 
 def test_colour_cells_split_into_a_bright_and_a_dark_colour() -> None:
@@ -110,14 +151,14 @@ def screen(writer_output: str, columns: int, rows: int) -> pyte.Screen:
 def test_a_frame_fits_the_terminal_and_nothing_scrolls(columns: int, rows: int, blocks: str) -> None:
     stream = io.StringIO()
     writer = TerminalWriter(stream, size=lambda: (columns, rows), notes=NOTES)
-    image = random_picture((128, 64), seed=7)
+    image = random_picture((128, 64), seed=7, lit=0.55)  # some braille lines in reverse video
     writer.write(image)
     writer.write(image)  # a second frame over the first
     assert writer.blocks == blocks
     shown = screen(stream.getvalue().replace("\n", "\r\n"), columns, rows)
     picture_rows = picture_cells((128, 64), blocks)[1]  # type: ignore[arg-type]
-    text = "\n".join(shown.display[:picture_rows])
-    assert decode(text, blocks, (128, 64)).tobytes() == image.tobytes()  # from the top row on
+    assert decode(cells_of_screen(shown, picture_rows), blocks, (128, 64)).tobytes() == \
+        image.tobytes()  # from the top row on
     below = [line.rstrip() for line in shown.display[picture_rows:]]
     assert below[0] == NOTES[0]
     assert any("hold back (home): h then Backspace" in line for line in below)
@@ -161,13 +202,13 @@ def test_through_a_pty_the_picture_follows_a_resize() -> None:
         writer.write(image)
         read_until(master, emulated, feed, lambda: NOTES[0] in emulated.display[16])
         assert writer.blocks == "braille"
-        assert decode("\n".join(emulated.display[:16]), "braille", (128, 64)).tobytes() == \
+        assert decode(cells_of_screen(emulated, 16), "braille", (128, 64)).tobytes() == \
             image.tobytes()
         set_size(slave, 128, 40)  # the writer notices by itself and redraws the last frame
         emulated.resize(40, 128)
         read_until(master, emulated, feed, lambda: NOTES[0] in emulated.display[32])
         assert writer.blocks == "half"
-        assert decode("\n".join(emulated.display[:32]), "half", (128, 64)).tobytes() == \
+        assert decode(cells_of_screen(emulated, 32), "half", (128, 64)).tobytes() == \
             image.tobytes()
         writer.close()
     os.close(master)
