@@ -26,6 +26,8 @@ CAPTURE_TIMEOUT = 10.0  # a capture that takes longer counts as a stalled camera
 class Reader(Protocol):
     """The part of ``drivers.card_reader.CardReader`` the loop uses."""
 
+    tolerance: float
+
     def identify(self, frame: Any) -> Any: ...
 
 

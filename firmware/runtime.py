@@ -70,6 +70,11 @@ class RunOptions:
         return self.simulate and not self.headless
 
 
+def tell_systemd_ready() -> None:
+    """READY=1 once the loop turns (nothing outside systemd)."""
+    systemd_notify.ready("the kit is ready")
+
+
 def log_target(options: RunOptions, state_dir: Path) -> Path | None:
     """The log file, or None for stderr: the terminal simulator logs to ``STATE_DIR/labkit.log``
     (a log line in the terminal would tear the picture), everything else to stderr (the journal
@@ -439,7 +444,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
         render=render_view,
         led=parts.led,
         led_level=config.led.level,
-        on_ready=lambda: systemd_notify.ready("the kit is ready"),
+        on_ready=tell_systemd_ready,
         on_alive=WatchdogFeeder(systemd_notify.watchdog_interval()).feed,
         on_console_notice=lambda notice: console_worker.notify(notice) if console_worker else None,
     )
