@@ -72,10 +72,24 @@ class Terminal:
                 self.stream.feed(data)
         assert until(), "\n".join(self.lines())
 
-    def type(self, keys: str) -> None:
+    def drain(self, seconds: float) -> None:
+        """Read what the kit draws for ``seconds`` (a pty left unread would block its writes)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    return
+                self.raw += data
+                self.stream.feed(data)
+
+    def type(self, keys: str | list[str]) -> None:
+        """Type ``keys`` (characters, or a list of keys such as escape sequences) one by one."""
         for key in keys:
             os.write(self.master, key.encode())
-            time.sleep(0.15)  # one key at a time, as a person types
+            self.drain(0.15)  # one key at a time, as a person types
 
     def resize(self, columns: int, rows: int) -> None:
         set_size(self.master, columns, rows)
@@ -196,3 +210,60 @@ def test_in_tmux(home: Path, columns: int, rows: int, picture_rows: int) -> None
         assert "ui: experiment" in log.read_text()
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+
+
+KEYS = {"ok": "\r", "back": "\x7f", "up": "\x1b[A", "down": "\x1b[B"}
+INGREDIENT_KEYS = {name: str(k + 1) for k, name in enumerate(
+    "fern claw mushroom flower root scorpion toad feather".split())}
+WALKTHROUGH = Path(__file__).resolve().parents[2] / "firmware" / "scripts" / "walkthrough.txt"
+
+
+def walkthrough_as_keys() -> list[tuple[str, list[str]]]:
+    """The walkthrough script (every flow) as what a player types: ("keys"/"shelf", keys),
+    ("wait", [seconds]) or ("check", [what the script expects there])."""
+    steps: list[tuple[str, list[str]]] = []
+    for raw in WALKTHROUGH.read_text(encoding="utf-8").splitlines():
+        words = raw.split("#")[0].split()
+        if not words:
+            continue
+        verb, args = words[0], words[1:]
+        if verb == "press":
+            steps.append(("keys", [KEYS[arg] for arg in args]))
+        elif verb == "shelf":
+            steps.append(("shelf", ["0"] + [INGREDIENT_KEYS[a] for a in args if a != "clear"]))
+        elif verb in ("down", "up"):  # ok and back together: x presses both, x again lets go
+            steps.append(("keys", ["x"]))
+        elif verb == "wait":
+            steps.append(("wait", args))
+        elif verb == "expect":
+            steps.append(("check", args))
+        else:
+            raise AssertionError(f"walkthrough verb {verb!r} has no key")
+    return steps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("columns", "rows", "picture_rows"), [(80, 24, 16), (128, 40, 32)])
+def test_every_flow_of_the_walkthrough_typed_keeps_the_screen_clean(
+        terminal: Callable[[int, int], Terminal], home: Path, columns: int, rows: int,
+        picture_rows: int) -> None:
+    log = home / "labkit-simulator" / "labkit.log"
+    term = terminal(columns, rows)
+    term.pump(lambda: term.lines()[picture_rows] == f"log: {log}")
+    checks = 0
+    for kind, value in walkthrough_as_keys():
+        if kind == "wait":
+            term.drain(float(value[0]))
+        elif kind == "check":
+            term.pump(lambda: term.lines()[picture_rows] == f"log: {log}", timeout=5)
+            assert_no_log_on_screen(term.lines())
+            checks += 1
+        else:
+            term.type(value)
+            if kind == "shelf":  # the reader settles on three stable frames
+                term.drain(1.5)
+    assert checks >= 40
+    text = log.read_text()
+    for flow in ("ui: experiment", "ui: sell", "ui: debunk", "ui: exhibition", "ui: golem test",
+                 "ui: golem animate", "ui: library", "ui: history", "ui: reveal held"):
+        assert flow in text, flow
