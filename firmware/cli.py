@@ -25,7 +25,7 @@ USAGE = (
 )
 
 
-HELP_WORDS = ("-h", "--help", "help")
+HELP_WORDS = ("-h", "--help")  # text, not JSON: an option, so no command word is taken
 
 
 def help_text() -> str:
