@@ -22,7 +22,7 @@ setup(
         "numpy>=1.24",
         "opencv-python-headless>=4.8",
         "pillow>=10",
-        "luma.core>=2.4",
+        "luma.core>=2.5.2",  # create_parser(parser=, autocomplete=) is new in 2.5.2
         "luma.oled>=3.12",
         "gpiozero>=2.0",
         "pyserial>=3.5",
@@ -30,9 +30,11 @@ setup(
     extras_require={
         # luma.emulator's pygame windows are for desktops only: the Pi needs none of it.
         "desktop": ["luma.emulator>=1.5"],
-        # pyte: a terminal emulator, for the tests that read what the terminal simulator draws
+        # pyte: a terminal emulator, for the tests that read what the terminal simulator draws;
+        # lgpio and rpi-lgpio (RPi.GPIO on bookworm): the real gpio libraries, imported as the service
+        # runs them (tests/systemd/test_service_command.py); PyPI has x86-64 wheels of both.
         "test": ["pytest>=8", "hypothesis>=6.100", "mypy>=1.10", "scikit-image>=0.22", "luma.emulator>=1.5",
-                 "pyte>=0.8"],
+                 "pyte>=0.8", "lgpio>=0.2.2", "rpi-lgpio>=0.6"],
         "pi": ["rpi-lgpio>=0.6"],
     },
     entry_points={"console_scripts": ["labkit = firmware.cli:main"]},

@@ -224,3 +224,24 @@ def test_install_script_matches_the_unit_and_the_package(unit: Unit) -> None:
     assert set(groups.group(1).split()) == set(one(unit, "Service", "SupplementaryGroups").split())
     assert "firmware/default_config.toml" in text and (REPO / "firmware/default_config.toml").is_file()
     assert "/etc/labkit/labkit.toml" in text
+
+
+def test_lgpio_has_a_writable_working_directory(unit: Unit) -> None:
+    # lgpio makes its notification pipe in $LG_WD or the working directory; `/` is read-only under
+    # ProtectSystem=strict. The runtime directory is a tmpfs the service owns, emptied at stop.
+    runtime = one(unit, "Service", "RuntimeDirectory")
+    assert one(unit, "Service", "RuntimeDirectoryMode") == "0700"
+    assert one(unit, "Service", "WorkingDirectory") == f"/run/{runtime}"
+    environment = dict(a.partition("=")[::2] for line in unit["Service"]["Environment"]
+                       for a in shlex.split(line))
+    assert environment["LG_WD"] == f"/run/{runtime}"
+
+
+def test_no_core_dumps(unit: Unit) -> None:
+    # a core dump would hold the game's secret
+    assert one(unit, "Service", "LimitCORE") == "0"
+
+
+def test_started_after_the_modules_and_devices_of_the_boot(unit: Unit) -> None:
+    after = {name for line in unit["Unit"]["After"] for name in line.split()}
+    assert {"systemd-modules-load.service", "systemd-udev-trigger.service"} <= after
