@@ -31,27 +31,19 @@ from engine.alchemy import (
     potion_of,
 )
 from engine.codes import DecodedCode, base_codes, decode_code, encode_code, normalise_code
-from engine.commands import QUESTION_FORMS, error_reply, parse_question
+from engine.commands import QUESTION_FORMS, error_reply, parse_question, question_form
 from engine.errors import (
     CommandError,
     IllegalQuestionError,
     InvalidCodeError,
     LabkitError,
     LogFormatError,
+    OptionError,
     UnknownNameError,
     UnsupportedCodeError,
 )
-from engine.game import (
-    SCHEMA_VERSION,
-    Game,
-    Level,
-    LogEntry,
-    Quality,
-    Rules,
-    parse_level,
-    parse_rules,
-    sale_quality,
-)
+from engine.game import SCHEMA_VERSION, Game, LogEntry, Quality, require_signed, sale_quality
+from engine.options import Level, Rules, debunk_form, parse_level, parse_rules
 from engine.golem import GOLEMS, Golem, GolemReaction
 from engine.questions import (
     DebunkPair,
@@ -75,9 +67,9 @@ __all__ = [
     "DebunkPair", "DebunkPotion", "DebunkSign", "DecodedCode", "Exhibit", "Game", "Golem",
     "GolemAnimate", "GolemReaction", "GolemTest", "IllegalQuestionError", "Ingredient",
     "InvalidCodeError", "LabkitError", "Level", "LibraryAnswer", "LibraryClass", "LibraryOffer",
-    "LogEntry", "LogFormatError", "Mix", "Potion", "Quality", "Question", "Reveal", "Rules", "Sell",
-    "Size", "UnknownNameError", "UnsupportedCodeError", "base_codes", "decode_code", "encode_code",
+    "LogEntry", "LogFormatError", "Mix", "OptionError", "Potion", "Quality", "Question", "Reveal", "Rules", "Sell",
+    "Size", "UnknownNameError", "UnsupportedCodeError", "base_codes", "debunk_form", "decode_code", "encode_code",
     "error_reply", "library_class", "mix", "neutral_partner", "normalise_code", "parse_alchemical",
     "parse_colour", "parse_ingredient", "parse_level", "parse_potion", "parse_question", "parse_rules",
-    "parse_size", "potion_of", "question_from_data", "sale_quality",
+    "parse_size", "potion_of", "question_form", "question_from_data", "require_signed", "sale_quality",
 ]

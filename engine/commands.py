@@ -16,6 +16,8 @@ from engine.alchemy import (
     COLOUR_NAMES, INGREDIENT_IDS, parse_colour, parse_ingredient, parse_potion,
 )
 from engine.errors import CommandError, LabkitError, UnknownNameError
+from engine.game import Game
+from engine.options import Level, debunk_form
 from engine.questions import (
     DebunkPair,
     DebunkPotion,
@@ -46,74 +48,111 @@ QUESTION_FORMS: tuple[str, ...] = (
     "reveal",
 )
 
+SIMPLE_FORMS: dict[str, type[Question]] = {"mix": Mix, "sell": Sell, "exhibit": Exhibit, "reveal": Reveal}
+GOLEM_ACTIONS: dict[str, type[Question]] = {"test": GolemTest, "animate": GolemAnimate}
+
 
 def _expect(words: Sequence[str], count: int, form: str) -> None:
     if len(words) != count:
         raise CommandError(f"{' '.join(words)!r} does not match {form!r}: expected {count} words, got {len(words)}")
 
 
-def parse_question(words: Sequence[str]) -> Question:
-    """Read one question from its words.
+def _is_ingredient(word: str) -> bool:
+    try:
+        parse_ingredient(word)
+    except LabkitError:
+        return False
+    return True
 
-    >>> parse_question(["debunk", "fern", "b"])
-    DebunkSign(ingredient=<Ingredient.FERN: 0>, colour=<Colour.B: 2>)
-    >>> parse_question(["brew", "fern"])
-    Traceback (most recent call last):
-    ...
-    engine.errors.CommandError: unknown command 'brew': expected one of mix, sell, debunk, exhibit, golem, library, reveal
+
+def question_form(words: Sequence[str], game: Game | None = None) -> type[Question]:
+    """Which question the words ask, from the verb (and for ``debunk``, the shape of the words).
+
+    A debunk whose words fit no form is read as the game's own debunk, so that its error names
+    the word that is wrong for that form.
+
+    >>> question_form(["debunk", "fern", "toad"]).form
+    'debunk ING ING'
+    >>> question_form(["debunk", "fern", "Q"], Game.from_code("DEMO", Level.APPRENTICE)).form
+    'debunk ING COLOUR'
     """
     if not words:
         raise CommandError("empty command: expected one of " + ", ".join(QUESTION_FORMS))
     verb = words[0].lower()
-    if verb == "mix":
-        _expect(words, 3, "mix ING ING")
-        return Mix(parse_ingredient(words[1]), parse_ingredient(words[2]))
-    if verb in ("sell", "exhibit"):
-        _expect(words, 4, f"{verb} POTION ING ING")
-        kind = Sell if verb == "sell" else Exhibit
-        return kind(parse_potion(words[1]), parse_ingredient(words[2]), parse_ingredient(words[3]))
-    if verb == "debunk":
-        return _parse_debunk(words)
-    if verb == "golem":
-        action = words[1].lower() if len(words) > 1 else ""
-        if action == "test":
-            _expect(words, 3, "golem test ING")
-            return GolemTest(parse_ingredient(words[2]))
-        if action == "animate":
-            _expect(words, 4, "golem animate ING ING")
-            return GolemAnimate(parse_ingredient(words[2]), parse_ingredient(words[3]))
-        raise CommandError(f"{' '.join(words)!r}: expected 'golem test ING' or 'golem animate ING ING'")
+    action = words[1].lower() if len(words) > 1 else ""
+    simple = SIMPLE_FORMS.get(verb)
+    if simple is not None:
+        return simple
     if verb == "library":
-        _expect(words, 2, "library ING")
-        if words[1].lower() == "offer":
-            return LibraryOffer()
-        return LibraryAnswer(parse_ingredient(words[1]))
-    if verb == "reveal":
-        _expect(words, 1, "reveal")
-        return Reveal()
-    raise CommandError(
-        f"unknown command {words[0]!r}: expected one of mix, sell, debunk, exhibit, golem, library, reveal"
-    )
-
-
-def _parse_debunk(words: Sequence[str]) -> Question:
-    if len(words) == 3 and words[2].upper() in COLOUR_NAMES:
-        return DebunkSign(parse_ingredient(words[1]), parse_colour(words[2]))
-    if len(words) == 3:
-        first = parse_ingredient(words[1])
-        if words[2].strip().lower() not in INGREDIENT_IDS:
+        return LibraryOffer if action == "offer" else LibraryAnswer
+    if verb == "golem":
+        golem_form = GOLEM_ACTIONS.get(action)
+        if golem_form is not None:
+            return golem_form
+        raise CommandError(f"{' '.join(words)!r}: expected 'golem test ING' or 'golem animate ING ING'")
+    if verb == "debunk":
+        own = debunk_form(game.rules, game.level) if game is not None else None
+        if len(words) == 4:
+            return DebunkPair
+        if len(words) == 3 and words[2].upper() in COLOUR_NAMES:
+            return DebunkSign
+        if len(words) == 3 and (_is_ingredient(words[2]) or own is DebunkPair):
+            return DebunkPotion
+        if own is not None:
+            return own
+        if len(words) == 3:
+            parse_ingredient(words[1])
             # the third word is a colour (apprentice) or a second ingredient (variant): say both
             raise UnknownNameError(
                 "colour", words[2], COLOUR_NAMES,
                 message=f"unknown colour or ingredient {words[2]!r}: expected a colour "
                         f"({', '.join(COLOUR_NAMES)}) or a second ingredient "
                         f"({', '.join(INGREDIENT_IDS)})")
-        return DebunkPotion(first, parse_ingredient(words[2]))
-    if len(words) == 4:
-        return DebunkPair(parse_ingredient(words[1]), parse_ingredient(words[2]), parse_potion(words[3]))
+        raise CommandError(
+            f"{' '.join(words)!r}: expected 'debunk ING COLOUR', 'debunk ING ING POTION' or 'debunk ING ING'"
+        )
     raise CommandError(
-        f"{' '.join(words)!r}: expected 'debunk ING COLOUR', 'debunk ING ING POTION' or 'debunk ING ING'"
+        f"unknown command {words[0]!r}: expected one of mix, sell, debunk, exhibit, golem, library, reveal"
     )
+
+
+def parse_question(words: Sequence[str], game: Game | None = None) -> Question:
+    """Read one question from its words; with a game, its options are checked before the words.
+
+    The order of errors: an unknown command, then what the game's options forbid (rules, golem,
+    level), then the words (their number, then each word in order), then (in ``Game.answer``)
+    what the rules say of the arguments (the same ingredient twice, a neutral potion ordered).
+
+    >>> parse_question(["debunk", "fern", "b"])
+    DebunkSign(ingredient=<Ingredient.FERN: 0>, colour=<Colour.B: 2>)
+    >>> parse_question(["golem", "animate", "fern", "dragon"], Game.from_code("DEMO"))
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalQuestionError: game DEMO is a base game with no golem: golem games have 5-letter codes
+    >>> parse_question(["brew", "fern"])
+    Traceback (most recent call last):
+    ...
+    engine.errors.CommandError: unknown command 'brew': expected one of mix, sell, debunk, exhibit, golem, library, reveal
+    """
+    form = question_form(words, game)
+    if game is not None:
+        game.check_form(form)
+    _expect(words, len(form.form.split()), form.form)
+    if form in (Mix, DebunkPotion):
+        return form(parse_ingredient(words[1]), parse_ingredient(words[2]))
+    if form in (Sell, Exhibit):
+        return form(parse_potion(words[1]), parse_ingredient(words[2]), parse_ingredient(words[3]))
+    if form is DebunkSign:
+        return DebunkSign(parse_ingredient(words[1]), parse_colour(words[2]))
+    if form is DebunkPair:
+        return DebunkPair(parse_ingredient(words[1]), parse_ingredient(words[2]), parse_potion(words[3]))
+    if form is GolemTest:
+        return GolemTest(parse_ingredient(words[2]))
+    if form is GolemAnimate:
+        return GolemAnimate(parse_ingredient(words[2]), parse_ingredient(words[3]))
+    if form is LibraryAnswer:
+        return LibraryAnswer(parse_ingredient(words[1]))
+    return form()
 
 
 def error_reply(error: LabkitError) -> PlainData:

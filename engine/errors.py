@@ -47,6 +47,19 @@ class IllegalQuestionError(LabkitError):
         self.kind = kind
 
 
+class OptionError(IllegalQuestionError):
+    """A question (or a game) that one of the game's options forbids: its rules or its level.
+
+    ``option`` names the option (``"rules"`` or ``"level"``) and ``allowing`` the value that
+    would allow it, so an edge can say how to ask it (``labkit ask --level apprentice``).
+    """
+
+    def __init__(self, kind: str, message: str, option: str, allowing: str) -> None:
+        super().__init__(kind, message)
+        self.option = option
+        self.allowing = allowing
+
+
 class CommandError(LabkitError):
     """A command line that does not parse: unknown verb or wrong number of words."""
 

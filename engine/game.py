@@ -27,10 +27,12 @@ from engine.alchemy import (
     Potion,
     library_class,
     mix,
+    parse_ingredient,
 )
 from engine.codes import Permutation, decode_code, encode_code
-from engine.errors import IllegalQuestionError, LogFormatError, UnknownNameError
+from engine.errors import IllegalQuestionError, LogFormatError
 from engine.golem import GOLEMS, Golem
+from engine.options import Level, Rules, check_form, check_golem_allowed, parse_level, parse_rules
 from engine.questions import (
     DebunkPair,
     DebunkPotion,
@@ -49,44 +51,6 @@ from engine.questions import (
 )
 
 SCHEMA_VERSION = 1
-
-
-class Level(enum.Enum):
-    """The level chosen at a new game; it only changes how debunking works."""
-
-    APPRENTICE = "apprentice"
-    MASTER = "master"
-
-
-class Rules(enum.Enum):
-    """Which game's app the kit plays: Alchemists (000, 004) or the "Alchymisti" variant (003)."""
-
-    ALCHEMISTS = "alchemists"
-    ALCHYMISTI = "alchymisti"
-
-
-def parse_level(text: str) -> Level:
-    """Read a level word.
-
-    >>> parse_level("Master")
-    <Level.MASTER: 'master'>
-    """
-    for level in Level:
-        if level.value == text.strip().lower():
-            return level
-    raise UnknownNameError("level", text, tuple(level.value for level in Level))
-
-
-def parse_rules(text: str) -> Rules:
-    """Read a rules word.
-
-    >>> parse_rules("alchymisti")
-    <Rules.ALCHYMISTI: 'alchymisti'>
-    """
-    for rules in Rules:
-        if rules.value == text.strip().lower():
-            return rules
-    raise UnknownNameError("rules", text, tuple(rules.value for rules in Rules))
 
 
 class Quality(enum.Enum):
@@ -109,6 +73,21 @@ def sale_quality(ordered: Potion, made: Potion) -> Quality:
     if made is Potion.NEUTRAL:
         return Quality.NEUTRAL
     return Quality.SIGN if made.sign == ordered.sign else Quality.WRONG
+
+
+def require_signed(potion: Potion) -> Potion:
+    """The potion, if it can be ordered or promised (any but the neutral one).
+
+    >>> require_signed(Potion.NEUTRAL)
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalQuestionError: N cannot be ordered or promised: choose one of R+ R- G+ G- B+ B-
+    """
+    if potion is Potion.NEUTRAL:
+        raise IllegalQuestionError(
+            "neutral_potion", "N cannot be ordered or promised: choose one of R+ R- G+ G- B+ B-"
+        )
+    return potion
 
 
 @dataclass(frozen=True)
@@ -184,6 +163,8 @@ class Game:
         >>> len(Game.new(golem=True).code)
         5
         """
+        if golem:
+            check_golem_allowed(rules)
         draw = rng or secrets.SystemRandom()
         permutation = list(range(8))
         draw.shuffle(permutation)
@@ -195,9 +176,18 @@ class Game:
     def from_code(cls, code: str, level: Level = Level.MASTER, rules: Rules = Rules.ALCHEMISTS) -> Game:
         """Restore a game from its code (to continue it, or to run a second device on it).
 
+        A 5-letter code is a King's Golem game: the alchymisti rules refuse it.
+
         >>> Game.from_code("aaaa").alchemical_of(Ingredient.FEATHER).notation
         'NNN'
         """
+        game = cls._decoded(code, level, rules)
+        if game.is_golem_game:
+            check_golem_allowed(rules)
+        return game
+
+    @classmethod
+    def _decoded(cls, code: str, level: Level, rules: Rules) -> Game:
         decoded = decode_code(code)
         return cls(decoded.code, decoded.permutation, decoded.golem, level, rules)
 
@@ -234,14 +224,6 @@ class Game:
             )
         return self.golem
 
-    @staticmethod
-    def _require_signed(potion: Potion) -> Potion:
-        if potion is Potion.NEUTRAL:
-            raise IllegalQuestionError(
-                "neutral_potion", "N cannot be ordered or promised: choose one of R+ R- G+ G- B+ B-"
-            )
-        return potion
-
     def experiment(self, first: Ingredient, second: Ingredient) -> Potion:
         """The potion two ingredients make (without logging it).
 
@@ -250,17 +232,32 @@ class Game:
         """
         return mix(*self._pair(first, second))
 
-    def answer(self, question: Question) -> PlainData:
-        """The answer to a question, without logging it.
+    def check_form(self, form: type[Question]) -> None:
+        """Refuse a form of question that this game's rules, level or golem forbid (before its words).
 
-        >>> Game.from_code("AAAA").answer(DebunkSign(Ingredient.FERN, Colour.B))
+        >>> Game.from_code("DEMO", Level.MASTER).check_form(DebunkSign)
+        Traceback (most recent call last):
+        ...
+        engine.errors.OptionError: 'debunk ING COLOUR' is the apprentice level's debunk; this game is at level master, whose debunk is 'debunk ING ING POTION' (yes or no only)
+        """
+        check_form(form, self.rules, self.level, golem=self.is_golem_game, code=self.code)
+
+    def answer(self, question: Question) -> PlainData:
+        """The answer to a question, without logging it (as the stateless ``labkit ask`` gives it).
+
+        Problems are named in a fixed order: the game's options (rules, golem, level), then the
+        question's arguments in the order of its words (the potion of ``sell POTION ING ING``
+        before its ingredients).
+
+        >>> Game.from_code("AAAA", Level.APPRENTICE).answer(DebunkSign(Ingredient.FERN, Colour.B))
         {'sign': '-'}
         """
+        self.check_form(type(question))
         if isinstance(question, Mix):
             return {"potion": self.experiment(question.first, question.second).value}
         if isinstance(question, Sell):
-            made = self.experiment(question.first, question.second)
-            return {"quality": sale_quality(self._require_signed(question.potion), made).value}
+            ordered = require_signed(question.potion)
+            return {"quality": sale_quality(ordered, self.experiment(question.first, question.second)).value}
         if isinstance(question, DebunkSign):
             sign = self.alchemical_of(question.ingredient).aspect(question.colour).sign
             return {"sign": "+" if sign > 0 else "-"}
@@ -269,7 +266,7 @@ class Game:
         if isinstance(question, DebunkPotion):
             return {"potion": self.experiment(question.first, question.second).value}
         if isinstance(question, Exhibit):
-            promised = self._require_signed(question.potion)
+            promised = require_signed(question.potion)
             return {"success": self.experiment(question.first, question.second) is promised}
         if isinstance(question, GolemTest):
             chest, ears = self._require_golem().reaction_to(self.alchemical_of(question.ingredient))
@@ -288,15 +285,53 @@ class Game:
         raise TypeError(f"not a question: {question!r}")
 
     def ask(self, question: Question) -> PlainData:
-        """Answer a question and record it in the log.
+        """Answer a question in the game in progress and record it in the log.
+
+        Unlike ``answer`` it follows the game so far: the palace library answers only for one of
+        the four ingredients it last offered, once (004).
 
         >>> game = Game.from_code("AAAA")
         >>> game.ask(Mix(Ingredient.FERN, Ingredient.CLAW)), len(game.log)
         ({'potion': 'G+'}, 1)
         """
+        self.check_form(type(question))
+        if isinstance(question, LibraryAnswer):
+            self._require_offered(question.ingredient)
         reply = self.answer(question)
         self.log.append(LogEntry(self.clock(), question, reply))
         return reply
+
+    def library_offer(self) -> tuple[Ingredient, ...] | None:
+        """The four ingredients the library last offered, until one of them is chosen; else ``None``.
+
+        >>> game = Game.from_code("AAAAQ")
+        >>> offered = game.ask(LibraryOffer())["ingredients"]
+        >>> [ingredient.id for ingredient in game.library_offer() or ()] == offered
+        True
+        """
+        for entry in reversed(self.log):
+            if isinstance(entry.question, LibraryAnswer):
+                return None
+            if isinstance(entry.question, LibraryOffer):
+                offered = entry.answer.get("ingredients")
+                if not isinstance(offered, list):
+                    return None
+                return tuple(parse_ingredient(str(name)) for name in offered)
+        return None
+
+    def _require_offered(self, ingredient: Ingredient) -> None:
+        offered = self.library_offer()
+        if offered is None:
+            raise IllegalQuestionError(
+                "no_library_offer",
+                "the library has offered no ingredients to choose from: ask 'library offer' first",
+            )
+        if ingredient not in offered:
+            raise IllegalQuestionError(
+                "not_offered",
+                f"the library did not offer {ingredient.id}: choose one of "
+                + ", ".join(item.id for item in offered),
+            )
 
     def golem_animators(self) -> tuple[Ingredient, Ingredient]:
         """The two ingredients that animate the golem (the secret of the golem project).
@@ -369,7 +404,9 @@ class Game:
             raise LogFormatError(f"saved game {dict(data)!r} needs text fields code, level and rules")
         if not isinstance(log, list):
             raise LogFormatError(f"saved game {code} needs a list 'log'")
-        game = cls.from_code(code, parse_level(level), parse_rules(rules))
+        # a golem game under the alchymisti rules (the previous version's console started them)
+        # resumes as it was: its rules refuse every golem question
+        game = cls._decoded(code, parse_level(level), parse_rules(rules))
         if not all(isinstance(entry, dict) for entry in log):
             raise LogFormatError(f"saved game {code}: every log entry must be a mapping")
         game.log = [LogEntry.from_data(entry) for entry in log]

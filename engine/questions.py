@@ -23,6 +23,8 @@ class Question:
     """Base of all questions; ``kind`` is the word of the command language."""
 
     kind: ClassVar[str] = ""
+    form: ClassVar[str] = ""
+    """The question's words in the command language, e.g. ``"mix ING ING"``."""
     ingredients_are_private: ClassVar[bool] = True
 
     def ingredients(self) -> tuple[Ingredient, ...]:
@@ -54,6 +56,7 @@ class Mix(Question):
     """An experiment (test on a student, or drink it): which potion do two ingredients make?"""
 
     kind: ClassVar[str] = "mix"
+    form: ClassVar[str] = "mix ING ING"
     first: Ingredient
     second: Ingredient
 
@@ -63,6 +66,7 @@ class Sell(Question):
     """A sale: how close do two ingredients come to the potion the adventurer ordered?"""
 
     kind: ClassVar[str] = "sell"
+    form: ClassVar[str] = "sell POTION ING ING"
     potion: Potion
     first: Ingredient
     second: Ingredient
@@ -73,6 +77,7 @@ class DebunkSign(Question):
     """Apprentice debunk: the sign of one aspect of one ingredient (shown to everyone)."""
 
     kind: ClassVar[str] = "debunk"
+    form: ClassVar[str] = "debunk ING COLOUR"
     ingredients_are_private: ClassVar[bool] = False
     ingredient: Ingredient
     colour: Colour
@@ -83,6 +88,7 @@ class DebunkPair(Question):
     """Master debunk: do these two ingredients make this potion? (shown to everyone)."""
 
     kind: ClassVar[str] = "debunk"
+    form: ClassVar[str] = "debunk ING ING POTION"
     ingredients_are_private: ClassVar[bool] = False
     first: Ingredient
     second: Ingredient
@@ -94,6 +100,7 @@ class DebunkPotion(Question):
     """Debunk of the "Alchymisti" variant (seed 003): the potion a pair makes, shown publicly."""
 
     kind: ClassVar[str] = "debunk"
+    form: ClassVar[str] = "debunk ING ING"
     ingredients_are_private: ClassVar[bool] = False
     first: Ingredient
     second: Ingredient
@@ -104,6 +111,7 @@ class Exhibit(Question):
     """Exhibition: was the promised potion made?"""
 
     kind: ClassVar[str] = "exhibit"
+    form: ClassVar[str] = "exhibit POTION ING ING"
     potion: Potion
     first: Ingredient
     second: Ingredient
@@ -114,6 +122,7 @@ class GolemTest(Question):
     """Golem test: one ingredient; does the chest glow, do the ears steam?"""
 
     kind: ClassVar[str] = "golem test"
+    form: ClassVar[str] = "golem test ING"
     ingredient: Ingredient
 
 
@@ -122,6 +131,7 @@ class GolemAnimate(Question):
     """Animate the golem with two secretly chosen ingredients."""
 
     kind: ClassVar[str] = "golem animate"
+    form: ClassVar[str] = "golem animate ING ING"
     first: Ingredient
     second: Ingredient
 
@@ -131,6 +141,7 @@ class LibraryOffer(Question):
     """Palace library: the device offers four random ingredients (hidden from others)."""
 
     kind: ClassVar[str] = "library offer"
+    form: ClassVar[str] = "library offer"
 
 
 @dataclass(frozen=True)
@@ -138,6 +149,7 @@ class LibraryAnswer(Question):
     """Palace library: is this ingredient's alchemical of the sun or the moon?"""
 
     kind: ClassVar[str] = "library"
+    form: ClassVar[str] = "library ING"
     ingredient: Ingredient
 
 
@@ -146,6 +158,7 @@ class Reveal(Question):
     """The big reveal at the end of the game."""
 
     kind: ClassVar[str] = "reveal"
+    form: ClassVar[str] = "reveal"
 
 
 def _field(data: Mapping[str, object], name: str) -> str:

@@ -28,13 +28,15 @@ from engine import (
     parse_ingredient,
     parse_potion,
     parse_question,
+    question_form,
+    require_signed,
 )
 from engine.questions import PlainData, Question
 from firmware.session import GameOptions, GameSession
 
 CONSOLE_FORMS: tuple[str, ...] = (
     "new [golem] [apprentice|master] [alchemists|alchymisti]",
-    "restore CODE",
+    "restore CODE [apprentice|master] [alchemists|alchymisti]",
     "status",
     "history",
     "scan",
@@ -54,6 +56,23 @@ class ShelfReading:
 
     def to_data(self) -> PlainData:
         return {"status": self.status, "ingredients": list(self.ingredients)}
+
+
+def _options(verb: str, words: Sequence[str], golem_allowed: bool) -> tuple[bool, Level | None, Rules | None]:
+    """The option words of ``new`` or ``restore``: golem, a level, a rules variant (``None``: not given)."""
+    golem, level, rules = False, None, None
+    for word in words:
+        if word == "golem" and golem_allowed:
+            golem = True
+        elif word in (item.value for item in Level):
+            level = Level(word)
+        elif word in (item.value for item in Rules):
+            rules = Rules(word)
+        else:
+            expected = "golem, apprentice, master, alchemists or alchymisti" if golem_allowed \
+                else "apprentice, master, alchemists or alchymisti (a 5-letter code is a golem game)"
+            raise CommandError(f"{verb}: unknown option {word!r}: expected {expected}")
+    return golem, level, rules
 
 
 class ShelfError(IllegalQuestionError):
@@ -88,9 +107,10 @@ class ConsoleProtocol:
         if verb == "new":
             return self._new(rest)
         if verb == "restore":
-            if len(words) != 2:
+            if len(words) < 2:
                 raise CommandError(f"{' '.join(words)!r}: expected 'restore CODE'")
-            game = self.session.restore(words[1])
+            golem, level, rules = _options("restore", rest[1:], golem_allowed=False)
+            game = self.session.restore(words[1], rules, level)
             return {"code": game.code, "golem": game.is_golem_game}
         if verb == "status" and not rest:
             return self.session.status()
@@ -106,34 +126,31 @@ class ConsoleProtocol:
 
     def _new(self, words: Sequence[str]) -> PlainData:
         defaults = self.default_options()
-        golem, level, rules = False, defaults.level, defaults.rules
-        for word in words:
-            if word == "golem":
-                golem = True
-            elif word in (item.value for item in Level):
-                level = Level(word)
-            elif word in (item.value for item in Rules):
-                rules = Rules(word)
-            else:
-                raise CommandError(f"new: unknown option {word!r}: expected golem, apprentice, master, alchemists or alchymisti")
-        game = self.session.new_game(GameOptions(rules=rules, level=level, golem=golem))
+        golem, level, rules = _options("new", words, golem_allowed=True)
+        options = GameOptions(rules=rules or defaults.rules, level=level or defaults.level, golem=golem)
+        game = self.session.new_game(options)
         return {"code": game.code}
 
     def _question(self, words: Sequence[str]) -> Question:
-        verb = [word.lower() for word in words[:2]]
-        if verb == ["mix"] and len(words) == 1:
-            return Mix(*self._shelf_ingredients(2))
-        if verb[:1] == ["sell"] and len(words) == 2:
-            return Sell(parse_potion(words[1]), *self._shelf_ingredients(2))
-        if verb[:1] == ["exhibit"] and len(words) == 2:
-            return Exhibit(parse_potion(words[1]), *self._shelf_ingredients(2))
-        if verb == ["golem", "test"] and len(words) == 2:
-            self.session.require_game()
-            (ingredient,) = self._shelf_ingredients(1)
-            return GolemTest(ingredient)
+        """The question of a line: its form, then the game's options, then the shelf or the words."""
         if not words:
             raise CommandError("empty line: send 'help' for the commands")
-        return parse_question(words)
+        form = question_form(words)
+        game = self.session.require_game()
+        verb = [word.lower() for word in words[:2]]
+        shelf_read = (verb == ["mix"] and len(words) == 1) or (verb[0] in ("sell", "exhibit") and len(words) == 2) \
+            or (verb == ["golem", "test"] and len(words) == 2)
+        if not shelf_read:
+            return parse_question(words, game)
+        game.check_form(form)  # the options first: no camera wait for a question the game refuses
+        if form is Mix:
+            return Mix(*self._shelf_ingredients(2))
+        if form is GolemTest:
+            (ingredient,) = self._shelf_ingredients(1)
+            return GolemTest(ingredient)
+        potion = require_signed(parse_potion(words[1]))  # the potion's word before the cards
+        kind = Sell if form is Sell else Exhibit
+        return kind(potion, *self._shelf_ingredients(2))
 
     def _shelf_ingredients(self, count: int) -> list[Ingredient]:
         self.session.require_game()

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import Game, IllegalQuestionError, LabkitError, Level, Question, Rules
+from engine import Game, IllegalQuestionError, LabkitError, Level, Question, Rules, decode_code
 from engine.questions import PlainData
 from firmware.store import MemoryStore, StorageError, Store
 
@@ -79,8 +79,14 @@ class GameSession:
         return game
 
     def restore(self, code: str, rules: Rules | None = None, level: Level | None = None) -> Game:
-        """Continue the game of a code (raises the engine's code errors, changing nothing)."""
+        """Continue the game of a code (raises the engine's code errors, changing nothing).
+
+        Options not given are the current game's; a golem code is played with the alchemists
+        rules (the only ones with a golem) unless other rules are asked for, which are refused.
+        """
         current = self.game
+        if rules is None and decode_code(code).golem is not None:
+            rules = Rules.ALCHEMISTS
         game = Game.from_code(
             code,
             level or (current.level if current else Level.APPRENTICE),

@@ -38,6 +38,8 @@ from engine import (
 from engine.codes import golem_letter
 
 DEMO = Game.from_code("DEMO")
+APPRENTICE = Game.from_code("DEMO", Level.APPRENTICE)
+VARIANT = Game.from_code("DEMO", rules=Rules.ALCHYMISTI)
 INGREDIENT_PAIRS = list(itertools.permutations(Ingredient, 2))
 SIGNED = [p for p in Potion if p is not Potion.NEUTRAL]
 
@@ -70,14 +72,14 @@ def test_sale_qualities() -> None:
 @given(st.sampled_from(list(Ingredient)), st.sampled_from(list(Colour)))
 def test_apprentice_debunk_gives_the_sign(ingredient: Ingredient, colour: Colour) -> None:
     sign = DEMO.alchemical_of(ingredient).aspect(colour).sign
-    assert DEMO.answer(DebunkSign(ingredient, colour)) == {"sign": "+" if sign > 0 else "-"}
+    assert APPRENTICE.answer(DebunkSign(ingredient, colour)) == {"sign": "+" if sign > 0 else "-"}
 
 
 @given(st.sampled_from(INGREDIENT_PAIRS), st.sampled_from(list(Potion)))
 def test_master_debunk_and_exhibition(pair: tuple[Ingredient, Ingredient], potion: Potion) -> None:
     made = DEMO.experiment(*pair)
     assert DEMO.answer(DebunkPair(*pair, potion)) == {"makes": made is potion}
-    assert DEMO.answer(DebunkPotion(*pair)) == {"potion": made.value}
+    assert VARIANT.answer(DebunkPotion(*pair)) == {"potion": made.value}
     if potion is not Potion.NEUTRAL:
         assert DEMO.answer(Exhibit(potion, *pair)) == {"success": made is potion}
 
@@ -150,9 +152,11 @@ def test_the_neutral_potion_cannot_be_ordered_or_promised(question) -> None:
 
 
 def test_new_game_options() -> None:
-    game = Game.new(golem=True, level=Level.APPRENTICE, rules=Rules.ALCHYMISTI)
+    game = Game.new(golem=True, level=Level.APPRENTICE)
     assert game.is_golem_game and len(game.code) == 5
-    assert (game.level, game.rules) == (Level.APPRENTICE, Rules.ALCHYMISTI)
+    assert (game.level, game.rules) == (Level.APPRENTICE, Rules.ALCHEMISTS)
+    variant = Game.new(level=Level.MASTER, rules=Rules.ALCHYMISTI)
+    assert (variant.level, variant.rules, variant.is_golem_game) == (Level.MASTER, Rules.ALCHYMISTI, False)
     restored = Game.from_code(game.code)
     assert (restored.permutation, restored.golem) == (game.permutation, game.golem)
 
@@ -162,33 +166,42 @@ def test_the_log_records_every_question_with_time_and_round_trips_through_json()
     game = golem_game()
     game.clock = lambda: float(next(ticks))
     questions = [Mix(Ingredient.FERN, Ingredient.TOAD), Sell(Potion.RED_MINUS, Ingredient.ROOT, Ingredient.CLAW),
-                 DebunkSign(Ingredient.FEATHER, Colour.G), DebunkPair(Ingredient.FERN, Ingredient.CLAW, Potion.NEUTRAL),
-                 DebunkPotion(Ingredient.FERN, Ingredient.ROOT), Exhibit(Potion.BLUE_PLUS, Ingredient.TOAD, Ingredient.ROOT),
-                 GolemTest(Ingredient.SCORPION), GolemAnimate(Ingredient.FERN, Ingredient.FLOWER),
-                 LibraryOffer(), LibraryAnswer(Ingredient.CLAW), Reveal()]
+                 DebunkPair(Ingredient.FERN, Ingredient.CLAW, Potion.NEUTRAL),
+                 Exhibit(Potion.BLUE_PLUS, Ingredient.TOAD, Ingredient.ROOT),
+                 GolemTest(Ingredient.SCORPION), GolemAnimate(Ingredient.FERN, Ingredient.FLOWER), LibraryOffer()]
     answers = [game.ask(question) for question in questions]
+    game.level = Level.APPRENTICE  # the level may change during a game; the log keeps both debunks
+    offered = game.library_offer()
+    assert offered is not None
+    questions += [DebunkSign(Ingredient.FEATHER, Colour.G), LibraryAnswer(offered[2]), Reveal()]
+    answers += [game.ask(question) for question in questions[-3:]]
     assert [entry.question for entry in game.log] == questions
     assert [entry.answer for entry in game.log] == answers
     assert [entry.time for entry in game.log] == [float(t) for t in range(len(questions))]
     restored = Game.from_data(json.loads(json.dumps(game.to_data())))
     assert restored.code == game.code and restored.log == game.log
-    for question in questions:
+    for question in [*questions, DebunkPotion(Ingredient.FERN, Ingredient.ROOT)]:
         assert question_from_data(question.to_data()) == question
 
 
 def test_public_history_never_names_private_ingredients_nor_secret_answers() -> None:
     game = golem_game()
+    game.level = Level.APPRENTICE
     game.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
     game.ask(GolemTest(Ingredient.SCORPION))
-    game.ask(LibraryAnswer(Ingredient.CLAW))
+    game.ask(LibraryOffer())
+    offered = game.library_offer()
+    assert offered is not None
+    game.ask(LibraryAnswer(offered[0]))
     game.ask(DebunkSign(Ingredient.FEATHER, Colour.G))
     game.ask(Reveal())
     public = [entry.public_data() for entry in game.log]
     assert "ingredients" not in public[0] and "potion" in public[0]
     assert "ingredients" not in public[1] and set(public[1]) >= {"chest", "ears"}
-    assert public[2] == {"time": public[2]["time"], "ask": "library"}
-    assert public[3]["ingredients"] == ["feather"]  # a debunk is shown to everyone
-    assert set(public[4]) == {"time", "ask"}
+    assert public[2] == {"time": public[2]["time"], "ask": "library offer"}
+    assert public[3] == {"time": public[3]["time"], "ask": "library"}
+    assert public[4]["ingredients"] == ["feather"]  # a debunk is shown to everyone
+    assert set(public[5]) == {"time", "ask"}
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,12 @@ def test_new_golem_prints_a_five_letter_code(capsys: pytest.CaptureFixture[str])
         (["ask", "DEMO", "mix", "mushroom", "toad"], {"potion": "R+"}),
         (["ask", "demo", "SELL", "r-", "Mushroom", "toad"], {"quality": "wrong"}),
         (["ask", "AAAA", "debunk", "fern", "B"], {"sign": "-"}),
-        (["ask", "AAAA", "debunk", "fern", "feather", "B-"], {"makes": True}),
+        (["ask", "--level", "apprentice", "AAAA", "debunk", "fern", "B"], {"sign": "-"}),
+        (["ask", "--level", "master", "AAAA", "debunk", "fern", "feather", "B-"], {"makes": True}),
+        (["ask", "--level=master", "--rules=alchemists", "AAAA", "debunk", "fern", "feather", "B+"], {"makes": False}),
+        (["ask", "--rules", "alchymisti", "AAAA", "debunk", "fern", "feather"], {"potion": "B-"}),
+        (["ask", "--rules", "alchymisti", "--level", "master", "AAAA", "sell", "B-", "fern", "feather"],
+         {"quality": "exact"}),
         (["ask", "AAAA", "exhibit", "G+", "fern", "claw"], {"success": True}),
         (["ask", "AAAA", "reveal"], {"ingredients": {"fern": "Ppn", "claw": "nPp", "mushroom": "pnP", "flower": "Nnp",
                                                      "root": "pNn", "scorpion": "npN", "toad": "PPP", "feather": "NNN"},
@@ -61,8 +66,53 @@ def test_ask_golem_questions(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "ask", code, "golem", "animate", first, second) == (0, {"animated": True})
     status, test = run(capsys, "ask", code, "golem", "test", "fern")
     assert status == 0 and set(test) == {"chest", "ears"}
-    status, library = run(capsys, "ask", code, "library", "fern")
-    assert status == 0 and library["class"] in ("sun", "moon")
+    status, offer = run(capsys, "ask", code, "library", "offer")
+    assert status == 0 and isinstance(offer["ingredients"], list) and len(offer["ingredients"]) == 4
+    # stateless: the library answers for any ingredient, offered or not
+    for ingredient in ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather"):
+        status, library = run(capsys, "ask", code, "library", ingredient)
+        assert status == 0 and library["class"] in ("sun", "moon")
+
+
+def write_config(tmp_path: Path, game: str) -> str:
+    path = tmp_path / "labkit.toml"
+    path.write_text(f"[game]\n{game}\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("game, args, wanted", [
+    ('level = "master"', ["new"], (4, "master")),
+    ('golem = true', ["new"], (5, "apprentice")),
+    ('golem = true', ["new", "--no-golem"], (4, "apprentice")),
+    ('golem = true\nrules = "alchymisti"', ["new"], (4, "apprentice")),
+    ('golem = true', ["new", "--rules", "alchymisti", "--level", "master"], (4, "master")),
+])
+def test_new_takes_the_configured_defaults_under_its_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str, args: list[str], wanted: tuple[int, str]
+) -> None:
+    status, reply = run(capsys, args[0], "--config", write_config(tmp_path, game), *args[1:])
+    assert status == 0 and len(str(reply["code"])) == wanted[0]
+    level = wanted[1]
+    # the level shows in the debunk the game's code answers (only that level's form is allowed)
+    question = ["debunk", "fern", "R"] if level == "apprentice" else ["debunk", "fern", "toad", "N"]
+    rules = ["--rules", "alchymisti"] if "alchymisti" in game or "alchymisti" in args else []
+    if not rules:
+        assert run(capsys, "ask", "--level", level, str(reply["code"]), *question)[0] == 0
+
+
+def test_ask_takes_the_configured_level_and_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    master = write_config(tmp_path, 'level = "master"')
+    assert run(capsys, "ask", "--config", master, "AAAA", "debunk", "fern", "feather", "B-") == (0, {"makes": True})
+    assert run(capsys, "ask", "--config", master, "AAAA", "debunk", "fern", "B")[1]["error"]["kind"] == "not_at_level"  # type: ignore[index]
+    assert run(capsys, "ask", "--config", master, "--level", "apprentice", "AAAA", "debunk", "fern", "B") == (0, {"sign": "-"})
+    variant = write_config(tmp_path, 'rules = "alchymisti"')
+    assert run(capsys, "ask", "--config", variant, "AAAA", "debunk", "fern", "feather") == (0, {"potion": "B-"})
+    _, golem = run(capsys, "new", "--golem")
+    code = str(golem["code"])
+    # a golem code is a King's Golem game: configured alchymisti rules give way, asked ones are refused
+    assert run(capsys, "ask", "--config", variant, code, "golem", "test", "fern")[0] == 0
+    refused = run(capsys, "ask", "--config", variant, "--rules", "alchymisti", code, "mix", "fern", "toad")
+    assert refused[0] == 2 and refused[1]["error"]["kind"] == "not_in_rules"  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
@@ -71,12 +121,31 @@ def test_ask_golem_questions(capsys: pytest.CaptureFixture[str]) -> None:
         (["ask", "DEMO", "mix", "fern", "fern"], "same_ingredient", "fern"),
         (["ask", "DEMO", "golem", "test", "fern"], "no_golem", "DEMO"),
         (["ask", "DEMO", "mix", "fern", "dragon"], "unknown_ingredient", "dragon"),
-        (["ask", "DEMO", "debunk", "fern", "purple"], "unknown_colour", "(R, G, B)"),
+        (["ask", "DEMO", "debunk", "fern", "purple"], "unknown_colour", "R, G, B"),
         (["ask", "DEMO", "sell", "N", "fern", "toad"], "neutral_potion", "N"),
         (["ask", "QBXZ", "mix", "fern", "toad"], "unsupported_code", "QBXZ"),
         (["ask", "QB", "mix", "fern", "toad"], "invalid_code", "QB"),
         (["ask", "DEMO"], "bad_command", "labkit ask"),
         (["new", "--gollem"], "bad_command", "--gollem"),
+        (["new", "--level"], "bad_command", "--level needs a value"),
+        (["new", "--level", "expert"], "unknown_level", "expert"),
+        (["new", "--rules", "alchemist"], "unknown_rules", "alchemist"),
+        (["new", "master"], "bad_command", "'master'"),
+        (["ask", "--golem", "DEMO", "mix", "fern", "toad"], "bad_command", "--golem"),
+        (["ask", "--config", "/nonexistent/labkit.toml", "DEMO", "mix", "fern", "toad"], "bad_config", "no such file"),
+        # the question the options forbid names the option that allows it
+        (["ask", "DEMO", "debunk", "fern", "toad"], "not_in_rules", "--rules alchymisti allows it"),
+        (["ask", "--level", "master", "DEMO", "debunk", "fern", "R"], "not_at_level", "--level apprentice allows it"),
+        (["ask", "DEMO", "debunk", "fern", "toad", "N"], "not_at_level", "--level master allows it"),
+        (["ask", "--rules", "alchymisti", "DEMO", "exhibit", "R+", "fern", "toad"], "not_in_rules",
+         "--rules alchemists allows it"),
+        (["ask", "--rules", "alchymisti", "DEMO", "golem", "test", "fern"], "not_in_rules", "alchymisti rules"),
+        (["new", "--golem", "--rules", "alchymisti"], "not_in_rules", "--rules alchemists allows it"),
+        # two problems at once: the more basic one first
+        (["ask", "DEMO", "golem", "animate", "fern", "fern"], "no_golem", "DEMO"),
+        (["ask", "DEMO", "golem", "animate", "fern", "dragon"], "no_golem", "DEMO"),
+        (["ask", "DEMO", "sell", "N", "fern", "fern"], "neutral_potion", "N"),
+        (["ask", "DEMO", "debunk", "fern", "Q"], "unknown_colour", "Q"),
         (["brew"], "bad_command", "brew"),
         ([], "bad_command", "usage"),
     ],

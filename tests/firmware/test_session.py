@@ -6,14 +6,26 @@ from pathlib import Path
 
 import pytest
 
-from engine import Ingredient, Level, Mix, Rules, UnsupportedCodeError
+from engine import (
+    Game,
+    IllegalQuestionError,
+    Ingredient,
+    Level,
+    LibraryAnswer,
+    LibraryOffer,
+    Mix,
+    OptionError,
+    Rules,
+    UnsupportedCodeError,
+    parse_ingredient,
+)
 from firmware.session import GameOptions, GameSession, NoGameError
 from firmware.store import GameStore, MemoryStore, StorageError
 
 
 def test_a_game_survives_a_restart(tmp_path: Path) -> None:
     session = GameSession(GameStore.open(tmp_path))
-    game = session.new_game(GameOptions(rules=Rules.ALCHYMISTI, level=Level.MASTER, golem=True))
+    game = session.new_game(GameOptions(rules=Rules.ALCHYMISTI, level=Level.MASTER))
     first = session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
     session.ask(Mix(Ingredient.ROOT, Ingredient.CLAW))
     session.store.close()
@@ -25,6 +37,36 @@ def test_a_game_survives_a_restart(tmp_path: Path) -> None:
     assert [entry.answer for entry in resumed.log][0] == first
     assert again.history() == session.history()
     assert again.status()["questions"] == 2
+
+
+def test_the_library_offer_is_kept_across_a_restart(tmp_path: Path) -> None:
+    session = GameSession(GameStore.open(tmp_path))
+    session.new_game(GameOptions(golem=True))
+    offered = session.ask(LibraryOffer())["ingredients"]
+    assert isinstance(offered, list)
+    session.store.close()
+    again = GameSession(GameStore.open(tmp_path))
+    again.resume()
+    not_offered = next(ingredient for ingredient in Ingredient if ingredient.id not in offered)
+    with pytest.raises(IllegalQuestionError) as caught:
+        again.ask(LibraryAnswer(not_offered))
+    assert caught.value.kind == "not_offered"
+    assert again.ask(LibraryAnswer(parse_ingredient(str(offered[1]))))["class"] in ("sun", "moon")
+    with pytest.raises(IllegalQuestionError):
+        again.ask(LibraryAnswer(parse_ingredient(str(offered[1]))))
+    assert [entry["ask"] for entry in again.history()] == ["library offer", "library"]
+
+
+def test_a_golem_code_is_restored_with_the_alchemists_rules_unless_others_are_asked(tmp_path: Path) -> None:
+    session = GameSession(GameStore.open(tmp_path))
+    session.new_game(GameOptions(rules=Rules.ALCHYMISTI))
+    code = Game.new(golem=True).code
+    before = session.status()
+    with pytest.raises(OptionError) as caught:
+        session.restore(code, Rules.ALCHYMISTI)
+    assert caught.value.kind == "not_in_rules" and session.status() == before
+    assert session.restore(code).rules is Rules.ALCHEMISTS
+    assert session.restore("DEMO").rules is Rules.ALCHEMISTS  # the current game's rules
 
 
 def test_restore_replaces_the_game_and_keeps_the_level(tmp_path: Path) -> None:

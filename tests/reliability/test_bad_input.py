@@ -148,12 +148,37 @@ def test_command_like_lines_on_the_serial_console(console_kit, payload: bytes) -
 ])
 def test_console_errors_name_the_problem(console_kit, line: str, kind: str, named: str) -> None:
     kit, pty = console_kit
-    pty.ask("restore DEMO")
+    pty.ask("restore DEMO apprentice alchemists")
     before = game_state(pty)
     reply = pty.ask(line)
     assert reply["error"]["kind"] == kind, reply
     assert named.lower() in reply["error"]["message"].lower(), reply
     assert game_state(pty) == before
+
+
+def test_the_console_over_a_pty_asks_only_what_the_game_options_allow(console_kit) -> None:
+    kit, pty = console_kit
+    golem_code = pty.ask("new golem")["code"]
+    assert pty.ask("library fern")["error"]["kind"] == "no_library_offer"
+    offered = pty.ask("library offer")["ingredients"]
+    other = next(name for name in ("fern", "claw", "mushroom", "flower", "root") if name not in offered)
+    assert pty.ask(f"library {other}")["error"]["kind"] == "not_offered"
+    assert pty.ask(f"library {offered[2]}")["class"] in ("sun", "moon")
+    refused = {
+        "new master": ["debunk fern R", "debunk fern toad"],
+        "new apprentice": ["debunk fern toad N", "debunk fern toad", "golem animate fern fern"],
+        "new alchymisti": ["debunk fern R", "debunk fern toad N", "exhibit R+ fern toad", "golem test fern",
+                           "library offer", f"restore {golem_code} alchymisti", "new golem alchymisti"],
+    }
+    for new, lines in refused.items():
+        assert "code" in pty.ask(new)
+        before = game_state(pty)
+        for line in lines:
+            error = pty.ask(line)["error"]
+            assert error["kind"] in ("not_in_rules", "not_at_level", "no_golem"), (new, line, error)
+            assert game_state(pty) == before, (new, line)
+    assert pty.ask("debunk fern toad")["potion"] in ("R+", "R-", "G+", "G-", "B+", "B-", "N")
+    pty.ask("restore DEMO apprentice alchemists")
 
 
 def test_a_flood_of_lines_is_answered_line_by_line_and_the_kit_stays_responsive(console_kit) -> None:

@@ -27,13 +27,13 @@ INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad",
 POTIONS = ("R+", "R-", "G+", "G-", "B+", "B-")
 
 
-def random_question(rng: random.Random, golem: bool) -> str:
+def random_question(rng: random.Random, golem: bool, level: str) -> str:
     first, second = rng.sample(INGREDIENTS, 2)
     forms = [
         f"mix {first} {second}",
         f"sell {rng.choice(POTIONS)} {first} {second}",
-        f"debunk {first} {rng.choice('RGB')}",
-        f"debunk {first} {second} {rng.choice(POTIONS)}",
+        f"debunk {first} {rng.choice('RGB')}" if level == "apprentice"
+        else f"debunk {first} {second} {rng.choice(POTIONS)}",
     ]
     if golem:
         forms += [f"golem test {first}", f"golem animate {first} {second}"]
@@ -136,7 +136,7 @@ def kill_loop(tmp_path: Path, rounds: int, seed: int) -> dict[str, int]:
                 if rng.random() < 0.05:
                     line = rng.choice(["new", "new golem", "restore DEMO"])
                 else:
-                    line = random_question(rng, golem)
+                    line = random_question(rng, golem, known.level)
                 known.in_flight = line
                 reply = daemon.ask(line)
                 if reply is None:

@@ -43,6 +43,7 @@ def console_game(pty: Pty, new: str) -> tuple[str, list[tuple[str, bytes]]]:
         ask(f"debunk {first} G")
         ask(f"debunk {first} {second} B-")
         ask(f"exhibit B+ {first} {second}")
+        ask("library offer")
         ask(f"library {first}")
         if golem:
             ask(f"golem test {first}")
@@ -73,7 +74,7 @@ def test_no_log_line_and_no_console_reply_but_the_reveal_shows_an_answer(tmp_pat
     try:
         with running(kit):
             assert kit.console_worker.connected.wait(10)
-            for new in ("new golem", "new master", "new golem alchymisti", "new"):
+            for new in ("new golem", "new master", "new golem master", "new alchymisti", "new"):
                 code, played = console_game(pty, new)
                 codes.append(code)
                 exchanges += played
