@@ -1,16 +1,19 @@
 """The camera loop: capture, read the cards, and report shelf events, surviving camera faults.
 
-It runs on its own thread, captures only while the UI waits for cards (or the console asks), and
-posts ``Shelf`` events to the daemon. A failing camera is reported once, retried with back-off, and
-reported again when it comes back.
+It runs on its own thread and owns the camera, the card reader (and its tolerance) and the shelf
+watcher. Other threads never touch them: they send messages (``want_cards``, ``use_reader``,
+``set_tolerance``, ``request_reading``) that the thread applies between frames. It captures only
+while cards are wanted or a reading is asked for, and posts ``Shelf`` events to the daemon. A
+failing camera is reported once, retried with back-off, and reported again when it comes back.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from firmware.console import ShelfReading
@@ -21,6 +24,7 @@ log = logging.getLogger(__name__)
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 10.0
 CAPTURE_TIMEOUT = 10.0  # a capture that takes longer counts as a stalled camera (a loose cable)
+READ_TIMEOUT = 2.0  # a reading asked for that takes longer is answered "no camera" (as a stalled camera)
 
 
 class Reader(Protocol):
@@ -31,40 +35,141 @@ class Reader(Protocol):
     def identify(self, frame: Any) -> Any: ...
 
 
+class Watcher(Protocol):
+    """The part of ``drivers.card_reader.ShelfWatcher`` the loop uses."""
+
+    required_frames: int
+
+    def reset(self) -> None: ...
+
+    def update(self, reading: Any) -> Any: ...
+
+
+class Camera(Protocol):
+    """The part of a ``drivers.camera`` backend the loop uses."""
+
+    def start(self) -> None: ...
+
+    def capture(self) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The answer to ``request_reading``: the shelf as read from ``frame``, a frame captured after
+    the request (``frame`` None and status ``no_camera`` when the camera failed)."""
+
+    shelf: ShelfReading
+    frame: Any = None
+    cards: tuple[Any, ...] = ()
+
+
+NO_CAMERA = Reading(ShelfReading("no_camera"))
+
+
+@dataclass(frozen=True)
+class _WantCards:
+    count: int
+
+
+@dataclass(frozen=True)
+class _UseReader:
+    reader: Reader
+
+
+@dataclass(frozen=True)
+class _SetTolerance:
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class _ReadingWanted:
+    reply: Callable[[Reading], None]
+
+
+class _Stop:
+    pass
+
+
 class CameraWorker:
     """Captures frames on a thread while cards are wanted; turns readings into shelf events."""
 
     def __init__(
         self,
-        camera: Any,
+        camera: Camera,
         reader: Reader,
-        watcher: Any,
+        watcher: Watcher,
         post_shelf: Callable[[Shelf], None],
         post_fault: Callable[[str, str | None], None],
-        cards_wanted: Callable[[], int],
         frame_interval: float = 0.05,
         capture_timeout: float | None = CAPTURE_TIMEOUT,
     ) -> None:
         self.camera = camera
-        self.reader = reader
-        self.watcher = watcher
         self.post_shelf = post_shelf
         self.post_fault = post_fault
-        self.cards_wanted = cards_wanted
         self.frame_interval = frame_interval
         self.capture_timeout = capture_timeout
-        self._stall_guard: Any = None
-        self.latest = ShelfReading("empty")
-        self.latest_frame: Any = None
-        self._lock = threading.Lock()
-        self._fresh = threading.Condition(self._lock)
-        self.readings = 0
-        self._demand = 0
-        self._stop = threading.Event()
+        self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        # owned by the camera thread (before start: by whoever builds the worker)
+        self._reader = reader
+        self._watcher = watcher
+        self._wanted = 0
+        self._asked: list[Callable[[Reading], None]] = []
+        self._stall_guard: Any = None
+        self._stopping = False
         self._started = False
         self._failed = False
         self._backoff = BACKOFF_FIRST
+        self.readings = 0
+        self.latest = ShelfReading("empty")  # the last frame's reading, replaced whole (to look at)
+
+    @property
+    def reader(self) -> Reader:
+        """The reader in use, to look at (change it with ``use_reader``, ``set_tolerance``)."""
+        return self._reader
+
+    @property
+    def frames_to_settle(self) -> int:
+        """How many equal readings make the shelf stable."""
+        return self._watcher.required_frames
+
+    # --- messages (any thread) -----------------------------------------------------------------
+
+    def want_cards(self, count: int) -> None:
+        """The screen now waits for ``count`` cards (0: the camera may rest)."""
+        self._inbox.put(_WantCards(count))
+
+    def use_reader(self, reader: Reader) -> None:
+        """Read with ``reader`` from the next frame on (at the tolerance in force)."""
+        self._inbox.put(_UseReader(reader))
+
+    def set_tolerance(self, tolerance: float) -> None:
+        """Read with this tolerance from the next frame on."""
+        self._inbox.put(_SetTolerance(tolerance))
+
+    def request_reading(self, reply: Callable[[Reading], None]) -> None:
+        """Have ``reply`` called (on the camera thread) with the reading of a frame captured after
+        this call; ``reply`` must only hand the reading on (post it to its owner's queue)."""
+        self._inbox.put(_ReadingWanted(reply))
+
+    def read_now(self, timeout: float = READ_TIMEOUT) -> ShelfReading:
+        """A reading of a frame captured after this call, waited for (never on the daemon's loop)."""
+        return self.wait_reading(timeout).shelf
+
+    def wait_reading(self, timeout: float = READ_TIMEOUT) -> Reading:
+        """``request_reading``, waited for up to ``timeout`` (then: no camera)."""
+        answers: queue.SimpleQueue[Reading] = queue.SimpleQueue()
+        self.request_reading(answers.put)
+        try:
+            return answers.get(timeout=timeout)
+        except queue.Empty:
+            return NO_CAMERA
+
+    def capture_frame(self, timeout: float = READ_TIMEOUT) -> Any:
+        """A frame captured after this call (for card enrolment), or None when the camera fails."""
+        return self.wait_reading(timeout).frame
 
     def start(self) -> None:
         """Start the capture thread."""
@@ -73,9 +178,7 @@ class CameraWorker:
 
     def stop(self) -> None:
         """Stop the thread and close the camera."""
-        self._stop.set()
-        with self._lock:
-            self._fresh.notify_all()
+        self._inbox.put(_Stop())
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self._stall_guard is not None:
@@ -85,70 +188,81 @@ class CameraWorker:
         except OSError as error:
             log.warning("closing the camera failed: %s", error)
 
-    def read_now(self, timeout: float = 2.0) -> ShelfReading:
-        """A reading of a frame captured after this call (for the console's ``scan``)."""
-        with self._lock:
-            if self._failed:
-                return ShelfReading("no_camera")
-            self._demand += 1
-            wanted = self.readings + 2 if self.readings else 1
-            deadline = time.monotonic() + timeout
-            try:
-                while self.readings < wanted and not self._stop.is_set() and not self._failed:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        return ShelfReading("no_camera")
-                    self._fresh.wait(remaining)
-                return ShelfReading("no_camera") if self._failed else self.latest
-            finally:
-                self._demand -= 1
-
-    def capture_frame(self, timeout: float = 2.0) -> Any:
-        """A frame captured after this call (for card enrolment), or None when the camera fails."""
-        if self.read_now(timeout).status == "no_camera":
-            return None
-        with self._lock:
-            return self.latest_frame
+    # --- the camera thread ---------------------------------------------------------------------
 
     def _run(self) -> None:
-        was_wanted = False
-        while not self._stop.is_set():
-            wanted = self.cards_wanted() > 0
-            if wanted and not was_wanted:
-                self.watcher.reset()  # a new scan announces the cards even if they never left
-            was_wanted = wanted
-            if not self._failed and not wanted and self._demand <= 0:
-                self._stop.wait(self.frame_interval)
+        pause = 0.0
+        while True:
+            self._take_messages(pause)
+            if self._stopping:
+                break
+            if not self._failed and self._wanted <= 0 and not self._asked:
+                pause = self.frame_interval
                 continue
-            if not self._capture_and_read():
-                self._stop.wait(self._backoff)
+            if self._capture_and_read():
+                self._backoff = BACKOFF_FIRST
+                pause = self.frame_interval
+            else:
+                pause = self._backoff
                 self._backoff = min(self._backoff * 2, BACKOFF_MAX)
-                continue
-            self._backoff = BACKOFF_FIRST
-            self._stop.wait(self.frame_interval)
+        self._answer(NO_CAMERA)
+
+    def _take_messages(self, pause: float) -> None:
+        """Apply every message waiting; wait up to ``pause`` for the first (a message ends the pause)."""
+        try:
+            message = self._inbox.get(timeout=pause) if pause > 0 else self._inbox.get_nowait()
+            while True:
+                self._apply(message)
+                message = self._inbox.get_nowait()
+        except queue.Empty:
+            return
+
+    def _apply(self, message: object) -> None:
+        if isinstance(message, _WantCards):
+            if message.count > 0 and self._wanted <= 0:
+                self._watcher.reset()  # a new scan announces the cards even if they never left
+            self._wanted = message.count
+        elif isinstance(message, _UseReader):
+            message.reader.tolerance = self._reader.tolerance
+            self._reader = message.reader
+        elif isinstance(message, _SetTolerance):
+            self._reader.tolerance = message.tolerance
+        elif isinstance(message, _ReadingWanted):
+            if self._failed:
+                message.reply(NO_CAMERA)
+            else:
+                self._asked.append(message.reply)
+        elif isinstance(message, _Stop):
+            self._stopping = True
+
+    def _answer(self, reading: Reading) -> None:
+        asked, self._asked = self._asked, []
+        for reply in asked:
+            reply(reading)
 
     def _capture_and_read(self) -> bool:
+        asked, self._asked = self._asked, []  # asked before this capture: answered by its frame
         try:
             if not self._started:
                 self._within_timeout(self.camera.start, "start")
                 self._started = True
             frame = self._within_timeout(self.camera.capture, "frame")
         except OSError as error:
+            self._asked = asked + self._asked
             self._camera_failed(error)
             return False
-        reading = self.reader.identify(frame)
+        reading = self._reader.identify(frame)
         if self._failed:
             self._failed = False
             log.info("the camera is back")
             self.post_fault("camera", None)
         shelf = ShelfReading(reading.status, tuple(reading.ingredients) if reading.status == "ok" else ())
-        with self._lock:
-            self.latest = shelf
-            self.latest_frame = frame
-            self.readings += 1
-            self._fresh.notify_all()
+        self.readings += 1
+        self.latest = shelf
+        for reply in asked:
+            reply(Reading(shelf, frame, tuple(reading.cards)))
         self.post_shelf(Shelf("live", status=reading.status))
-        event = self.watcher.update(reading)
+        event = self._watcher.update(reading)
         if event is not None:
             self.post_shelf(Shelf(event.kind, tuple(getattr(event, "ingredients", ()) or ())))
         return True
@@ -167,9 +281,8 @@ class CameraWorker:
         if not self._failed:
             log.error("camera failed: %s; retrying", error)
             self.post_fault("camera", str(error))
-        with self._lock:
-            self._failed = True
-            self._fresh.notify_all()
+        self._failed = True
+        self._answer(NO_CAMERA)
         self._started = False
         try:
             self.camera.close()

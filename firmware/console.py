@@ -92,14 +92,23 @@ class ConsoleProtocol:
         self.read_shelf = read_shelf
         self.default_options = default_options
 
-    def handle(self, line: str) -> PlainData:
-        """The reply to one line; errors are replies too, and change nothing."""
+    @staticmethod
+    def reads_shelf(line: str) -> bool:
+        """Whether answering ``line`` needs a reading of the shelf (scan, or a question without its ingredients)."""
+        words = [word.lower() for word in line.split()]
+        return (words in (["scan"], ["mix"], ["golem", "test"])
+                or (len(words) == 2 and words[0] in ("sell", "exhibit")))
+
+    def handle(self, line: str, shelf: ShelfReading | None = None) -> PlainData:
+        """The reply to one line; errors are replies too, and change nothing. ``shelf``: the reading
+        to answer a shelf-reading line with (else ``read_shelf`` is asked)."""
+        read_shelf = self.read_shelf if shelf is None else lambda: shelf
         try:
-            return self._dispatch(line.split())
+            return self._dispatch(line.split(), read_shelf)
         except LabkitError as error:
             return error_reply(error)
 
-    def _dispatch(self, words: Sequence[str]) -> PlainData:
+    def _dispatch(self, words: Sequence[str], read_shelf: Callable[[], ShelfReading]) -> PlainData:
         verb = words[0].lower() if words else ""
         rest = [word.lower() for word in words[1:]]
         if verb == "help":
@@ -117,12 +126,12 @@ class ConsoleProtocol:
         if verb == "history" and not rest:
             return {"history": self.session.history()}
         if verb == "scan" and not rest:
-            return self.read_shelf().to_data()
+            return read_shelf().to_data()
         if verb == "reveal":
             if rest != ["confirm"]:
                 raise CommandError("the reveal shows every answer to everyone: send 'reveal confirm'")
             return self.session.ask(Reveal())
-        return self.session.ask(self._question(words))
+        return self.session.ask(self._question(words, read_shelf))
 
     def _new(self, words: Sequence[str]) -> PlainData:
         defaults = self.default_options()
@@ -131,30 +140,27 @@ class ConsoleProtocol:
         game = self.session.new_game(options)
         return {"code": game.code}
 
-    def _question(self, words: Sequence[str]) -> Question:
+    def _question(self, words: Sequence[str], read_shelf: Callable[[], ShelfReading]) -> Question:
         """The question of a line: its form, then the game's options, then the shelf or the words."""
         if not words:
             raise CommandError("empty line: send 'help' for the commands")
         form = question_form(words)
         game = self.session.require_game()
-        verb = [word.lower() for word in words[:2]]
-        shelf_read = (verb == ["mix"] and len(words) == 1) or (verb[0] in ("sell", "exhibit") and len(words) == 2) \
-            or (verb == ["golem", "test"] and len(words) == 2)
-        if not shelf_read:
+        if not self.reads_shelf(" ".join(words)):
             return parse_question(words, game)
         game.check_form(form)  # the options first: no camera wait for a question the game refuses
         if form is Mix:
-            return Mix(*self._shelf_ingredients(2))
+            return Mix(*self._shelf_ingredients(2, read_shelf))
         if form is GolemTest:
-            (ingredient,) = self._shelf_ingredients(1)
+            (ingredient,) = self._shelf_ingredients(1, read_shelf)
             return GolemTest(ingredient)
         potion = require_signed(parse_potion(words[1]))  # the potion's word before the cards
         kind = Sell if form is Sell else Exhibit
-        return kind(potion, *self._shelf_ingredients(2))
+        return kind(potion, *self._shelf_ingredients(2, read_shelf))
 
-    def _shelf_ingredients(self, count: int) -> list[Ingredient]:
+    def _shelf_ingredients(self, count: int, read_shelf: Callable[[], ShelfReading]) -> list[Ingredient]:
         self.session.require_game()
-        reading = self.read_shelf()
+        reading = read_shelf()
         if reading.status == "no_camera":
             raise ShelfError("no_camera", "the camera is not working: name the ingredients, e.g. 'mix fern toad'")
         if reading.status == "empty":

@@ -1,7 +1,9 @@
 """The daemon's event loop: buttons, shelf events and console lines in; screens, LED, replies out.
 
 One thread runs the loop and owns the UI and the game session; the camera and the console have
-threads of their own that only post events. If the UI fails, the daemon falls back to a failsafe
+threads of their own that only post events (to the ``EventSink``, which exists before any part that
+posts to it). The loop never waits for the camera: it tells the camera worker how many cards the
+screen wants, and a console line that reads the shelf is answered when the worker's reading arrives. If the UI fails, the daemon falls back to a failsafe
 screen that shows the error, while the serial console keeps answering.
 """
 
@@ -13,10 +15,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from engine.questions import PlainData
-from firmware.console import ConsoleProtocol
+from firmware.console import ConsoleProtocol, ShelfReading
 from firmware.screens.text import Raw
 from firmware.screens.views import MessageView
 from firmware.ui.base import ButtonPress, Shelf, Ui
@@ -25,6 +27,7 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.1
 CONSOLE_REPLY_TIMEOUT = 10.0
+SHELF_READ_TIMEOUT = 2.0  # a console line waiting longer for the camera is answered "no camera"
 DISPLAY_RETRY_FIRST = 0.5
 DISPLAY_RETRY_MAX = 10.0
 
@@ -37,6 +40,14 @@ class _ConsoleLine:
 
 
 @dataclass(frozen=True)
+class _ShelfRead:
+    """The camera worker's reading for a console line that waits for the shelf."""
+
+    line: _ConsoleLine
+    shelf: ShelfReading
+
+
+@dataclass(frozen=True)
 class _TimedShelf:
     shelf: Shelf
     posted: float
@@ -46,6 +57,42 @@ class _TimedShelf:
 class _Fault:
     part: str
     message: str | None
+
+
+class ShelfCamera(Protocol):
+    """The messages the loop sends the camera worker (``firmware.camera_worker.CameraWorker``)."""
+
+    def want_cards(self, count: int) -> None: ...
+
+    def request_reading(self, reply: Callable[[Any], None]) -> None: ...
+
+
+class EventSink:
+    """The loop's inbox: any thread posts to it; only the loop takes from it."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[object] = queue.Queue()
+
+    def post_button(self, press: ButtonPress) -> None:
+        """A button event from the buttons driver."""
+        self.queue.put(press)
+
+    def post_shelf(self, shelf: Shelf) -> None:
+        """A shelf event from the camera worker."""
+        self.queue.put(_TimedShelf(shelf, time.perf_counter()))
+
+    def post_fault(self, part: str, message: str | None) -> None:
+        """A hardware part failed (message) or recovered (None)."""
+        self.queue.put(_Fault(part, message))
+
+    def ask_console(self, line: str) -> PlainData:
+        """Answer a console line on the loop's thread; blocks the console thread until answered."""
+        item = _ConsoleLine(line)
+        self.queue.put(item)
+        if not item.done.wait(CONSOLE_REPLY_TIMEOUT):
+            return {"error": {"kind": "busy", "message": "the kit did not answer in time; try again"}}
+        assert item.reply is not None
+        return item.reply
 
 
 class FailsafeUi:
@@ -98,6 +145,8 @@ class Daemon:
         on_ready: Callable[[], None] = lambda: None,
         on_alive: Callable[[], None] = lambda: None,
         on_console_notice: Callable[[PlainData], None] = lambda notice: None,
+        sink: EventSink | None = None,
+        camera: ShelfCamera | None = None,
     ) -> None:
         self.ui_factory = ui_factory
         self.protocol = protocol
@@ -109,7 +158,12 @@ class Daemon:
         self.on_ready = on_ready
         self.on_alive = on_alive
         self.on_console_notice = on_console_notice
-        self.events: queue.Queue[object] = queue.Queue()
+        self.sink = sink or EventSink()
+        self.events = self.sink.queue
+        self.camera = camera
+        self._cards_published: int | None = None
+        self._waiting_for_shelf: dict[int, float] = {}  # id of a console line -> when it gives up
+        self._lines_waiting: dict[int, _ConsoleLine] = {}
         self.ui: Ui = self._start_ui()
         self.shown: object = None
         self.shown_brightness: int | None = None
@@ -127,24 +181,19 @@ class Daemon:
 
     def post_button(self, press: ButtonPress) -> None:
         """A button event from the buttons driver."""
-        self.events.put(press)
+        self.sink.post_button(press)
 
     def post_shelf(self, shelf: Shelf) -> None:
         """A shelf event from the camera worker."""
-        self.events.put(_TimedShelf(shelf, time.perf_counter()))
+        self.sink.post_shelf(shelf)
 
     def post_fault(self, part: str, message: str | None) -> None:
         """A hardware part failed (message) or recovered (None)."""
-        self.events.put(_Fault(part, message))
+        self.sink.post_fault(part, message)
 
     def ask_console(self, line: str) -> PlainData:
         """Answer a console line on the loop's thread; blocks the console thread until answered."""
-        item = _ConsoleLine(line)
-        self.events.put(item)
-        if not item.done.wait(CONSOLE_REPLY_TIMEOUT):
-            return {"error": {"kind": "busy", "message": "the kit did not answer in time; try again"}}
-        assert item.reply is not None
-        return item.reply
+        return self.sink.ask_console(line)
 
     def ask_console_on_loop(self, line: str) -> PlainData:
         """Answer a console line as the console would, from the loop's own thread (scripts)."""
@@ -173,7 +222,9 @@ class Daemon:
             self._dispatch(event, now)
             self.processed += 1
         self._guarded("tick", lambda: self.ui.on_tick(now))
+        self._give_up_on_shelf(now)
         self._show(now)
+        self._publish_cards_wanted()
         self._light()
         if not self._ready:
             self._ready = True
@@ -196,8 +247,14 @@ class Daemon:
 
     def _handle(self, event: object, now: float) -> None:
         if isinstance(event, _ConsoleLine):
-            event.reply = self._answer_console(event.line)
-            event.done.set()
+            if self.camera is not None and self.protocol.reads_shelf(event.line):
+                self._ask_shelf(event, now)
+            else:
+                self._reply(event, self._answer_console(event.line))
+        elif isinstance(event, _ShelfRead):
+            if self._waiting_for_shelf.pop(id(event.line), None) is not None:
+                del self._lines_waiting[id(event.line)]
+                self._reply(event.line, self._answer_console(event.line.line, event.shelf))
         elif isinstance(event, ButtonPress):
             self._note_stuck(event, now)
             self._guarded("button", lambda: self.ui.on_button(event, now))
@@ -209,6 +266,34 @@ class Daemon:
                 self._stable_posted = event.posted
         elif isinstance(event, _Fault):
             self._guarded("fault", lambda: self.ui.on_fault(event.part, event.message, now))
+
+    def _ask_shelf(self, line: _ConsoleLine, now: float) -> None:
+        """Ask the camera worker for a reading; the line is answered when it arrives (``_ShelfRead``)."""
+        assert self.camera is not None
+        self._waiting_for_shelf[id(line)] = now + SHELF_READ_TIMEOUT
+        self._lines_waiting[id(line)] = line
+        self.camera.request_reading(lambda reading: self.events.put(_ShelfRead(line, reading.shelf)))
+
+    def _give_up_on_shelf(self, now: float) -> None:
+        """A reading that does not come in time (a stalled camera) is answered as no camera."""
+        for key, deadline in list(self._waiting_for_shelf.items()):
+            if now >= deadline:
+                del self._waiting_for_shelf[key]
+                line = self._lines_waiting.pop(key)
+                self._reply(line, self._answer_console(line.line, ShelfReading("no_camera")))
+
+    def _reply(self, line: _ConsoleLine, reply: PlainData) -> None:
+        line.reply = reply
+        line.done.set()
+
+    def _publish_cards_wanted(self) -> None:
+        """Tell the camera worker when the number of cards the screen waits for changes."""
+        if self.camera is None:
+            return
+        wanted = max(0, self.ui.cards_wanted())
+        if wanted != self._cards_published:
+            self.camera.want_cards(wanted)
+            self._cards_published = wanted
 
     def _note_stuck(self, press: ButtonPress, now: float) -> None:
         """A button stuck down is a fault of the buttons, said on the screen; its release ends it."""
@@ -222,9 +307,9 @@ class Daemon:
             if not self._stuck:
                 self._guarded("fault", lambda: self.ui.on_fault("buttons", None, now))
 
-    def _answer_console(self, line: str) -> PlainData:
+    def _answer_console(self, line: str, shelf: ShelfReading | None = None) -> PlainData:
         try:
-            return self.protocol.handle(line)
+            return self.protocol.handle(line, shelf)
         except Exception as error:  # the console must keep answering whatever breaks
             log.exception("console command failed")
             return {"error": {"kind": "internal", "message": f"the kit failed to answer: {type(error).__name__}"}}

@@ -18,15 +18,21 @@ import time
 from dataclasses import dataclass
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import Level, Rules
 from firmware import systemd_notify
 from firmware.config import Config
-from firmware.daemon import Daemon
+from firmware.console_worker import ConsoleWorker
+from firmware.camera_worker import CameraWorker
+from firmware.daemon import Daemon, EventSink
 from firmware.session import GameOptions, GameSession
 from firmware.store import GameStore, StorageError, Store, memory_copy
 from firmware.ui.base import ButtonPress, UiContext
+
+if TYPE_CHECKING:
+    from drivers.buttons.base import ButtonEvent
+    from firmware.simulator import SimulatedShelf
 
 log = logging.getLogger(__name__)
 
@@ -264,21 +270,21 @@ def open_reader(config: Config, state_dir: Path) -> tuple[Any, Any, str | None]:
 class Calibration:
     """Card enrolment for the settings menu: capture one card's face, then enrol all eight."""
 
-    def __init__(self, worker: Any, path: Path) -> None:
+    def __init__(self, worker: CameraWorker, path: Path) -> None:
         self.worker = worker
         self.path = path
 
     def capture_face(self) -> object | None:
-        """The upright face of the one card on the shelf, or None when there is not exactly one."""
+        """The upright face of the one card on the shelf, or None when there is not exactly one.
+
+        The camera worker reads the frame (it owns the reader); this waits for that one reading,
+        which the user asked for by pressing ok on the calibration screen."""
         from drivers.card_reader.references import FACE_H, FACE_W, canonical_card
 
-        frame = self.worker.capture_frame()
-        if frame is None:
+        reading = self.worker.wait_reading()
+        if reading.frame is None or reading.shelf.status == "empty" or len(reading.cards) != 1:
             return None
-        reading = self.worker.reader.identify(frame)
-        if reading.status == "empty" or len(reading.cards) != 1:
-            return None
-        return canonical_card(frame, reading.cards[0].quad, (FACE_W, FACE_H))
+        return canonical_card(reading.frame, reading.cards[0].quad, (FACE_W, FACE_H))
 
     def enroll_faces(self, faces: dict[str, object]) -> None:
         """Build references from the captured faces, save them, and read with them from now on."""
@@ -288,7 +294,7 @@ class Calibration:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         references.save(self.path)
         os.chmod(self.path, 0o600)  # the deck's faces are the owner's, like the rest of the state
-        self.worker.reader = CardReader(references, tolerance=self.worker.reader.tolerance)
+        self.worker.use_reader(CardReader(references))  # at the tolerance the worker reads with
         log.info("enrolled %d card faces", len(faces))
 
 
@@ -340,9 +346,9 @@ class Kit:
     daemon: Daemon
     session: GameSession
     parts: Parts
-    camera_worker: Any
-    console_worker: Any
-    shelf: Any
+    camera_worker: CameraWorker
+    console_worker: ConsoleWorker | None
+    shelf: SimulatedShelf | None
     context: UiContext
 
     def start(self) -> None:
@@ -363,9 +369,9 @@ class Kit:
 
 
 def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
-    """Open everything and wire the daemon (not yet started)."""
-    from firmware.camera_worker import CameraWorker
-    from firmware.console_worker import ConsoleWorker
+    """Open everything and wire the daemon (not yet started).
+
+    The daemon's event sink exists first: every part and thread built after it posts to it."""
     from firmware.console import ConsoleProtocol
     from firmware.screens.draw import render_view
     from firmware.simulator import SimulatedShelf
@@ -374,30 +380,29 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     store = open_store(state_dir)
     session = GameSession(store)
     session.resume()
-    holder: dict[str, Daemon] = {}
-    shelf_holder: dict[str, Any] = {}
+    sink = EventSink()
+    built = threading.Event()
+    shelves: list[SimulatedShelf] = []  # the simulator's shelf, once its camera is open
 
-    def on_button(event: Any) -> None:
-        daemon = holder.get("daemon")
-        if daemon is None:  # a button already down while the kit starts: its "stuck" event follows
+    def on_button(event: ButtonEvent) -> None:
+        if not built.is_set():  # a button already down while the kit starts: its "stuck" event follows
             log.info("a %s %s before the kit was ready is ignored", event.button, event.kind)
             return
-        daemon.post_button(ButtonPress(event.button, event.kind))
+        sink.post_button(ButtonPress(event.button, event.kind))
 
     def on_other_key(key: str) -> None:
-        if "shelf" in shelf_holder:
-            shelf_holder["shelf"].on_key(key)
+        for shelf in shelves:
+            shelf.on_key(key)
 
     parts = open_parts(config, options, on_other_key, on_button)
     reader, watcher, reader_problem = open_reader(config, state_dir)
 
     def press_both(down: bool) -> None:
         for button in ("ok", "back"):
-            holder["daemon"].post_button(ButtonPress(button, "press" if down else "release"))
+            sink.post_button(ButtonPress(button, "press" if down else "release"))
 
     shelf = SimulatedShelf(parts.camera, press_both) if options.simulate and hasattr(parts.camera, "show") else None
-    if shelf is not None:
-        shelf_holder["shelf"] = shelf
+    shelves.extend([shelf] if shelf is not None else [])
 
     context = UiContext(
         session=session,
@@ -410,22 +415,11 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     )
     reader.tolerance = context.tolerance
 
-    def post_shelf(event: Any) -> None:
-        holder["daemon"].post_shelf(event)
-
-    def post_fault(part: str, message: str | None) -> None:
-        holder["daemon"].post_fault(part, message)
-
-    camera_worker = CameraWorker(parts.camera, reader, watcher, post_shelf, post_fault,
-                                 cards_wanted=lambda: holder["daemon"].ui.cards_wanted())
+    camera_worker = CameraWorker(parts.camera, reader, watcher, sink.post_shelf, sink.post_fault)
     calibration = Calibration(camera_worker, references_path(config, state_dir))
     context.capture_face = calibration.capture_face
     context.enroll_faces = calibration.enroll_faces
-
-    def set_tolerance(value: float) -> None:
-        camera_worker.reader.tolerance = value
-
-    context.set_tolerance = set_tolerance
+    context.set_tolerance = camera_worker.set_tolerance
     protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options)
     console_worker = None
     if config.console.enabled and (options.console_given or not options.simulate):
@@ -433,8 +427,8 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
 
         console_worker = ConsoleWorker(
             lambda: open_console(config.console.url, config.console.baudrate),
-            lambda line: holder["daemon"].ask_console(line),
-            post_fault,
+            sink.ask_console,
+            sink.post_fault,
             LineTooLong,
         )
     daemon = Daemon(
@@ -447,8 +441,10 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
         on_ready=tell_systemd_ready,
         on_alive=WatchdogFeeder(systemd_notify.watchdog_interval()).feed,
         on_console_notice=lambda notice: console_worker.notify(notice) if console_worker else None,
+        sink=sink,
+        camera=camera_worker,
     )
-    holder["daemon"] = daemon
+    built.set()
     for part, problem in parts.problems + ([("reader", reader_problem)] if reader_problem else []):
         daemon.post_fault(part, problem)
     return Kit(daemon, session, parts, camera_worker, console_worker, shelf, context)

@@ -87,7 +87,7 @@ def _settle_shelf(kit: Any, number: int) -> None:
     if daemon.ui.cards_wanted() <= 0:
         return
     start = worker.readings
-    needed = worker.watcher.required_frames + 2
+    needed = worker.frames_to_settle + 2
     deadline = time.monotonic() + SHELF_SETTLE_TIMEOUT
     while worker.readings - start < needed:
         if time.monotonic() > deadline:

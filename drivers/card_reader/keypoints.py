@@ -11,6 +11,7 @@ alike and fall to the ratio test, so only what tells the faces apart counts.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import threading
 from dataclasses import dataclass
 
 import cv2
@@ -108,8 +109,15 @@ class KeypointIndex:
         self.points = np.vstack(points) if points else np.zeros((0, 2), np.float32)
         self.descriptors = np.vstack(descriptors) if descriptors else np.zeros((0, 32), np.uint8)
         self.owners = np.concatenate(owners) if owners else np.zeros(0, int)
-        self._frame_orb = _orb(FRAME_FEATURES, 6)
+        self._detectors = threading.local()  # an ORB object is mutable state: one per thread and size
         self._matcher = FaceMatcher(self.descriptors, self.owners)
+
+    def _frame_detector(self, features: int) -> cv2.ORB:
+        """This thread's detector for ``features`` keypoints (never retuned while another reads)."""
+        detectors: dict[int, cv2.ORB] = self._detectors.__dict__.setdefault("by_features", {})
+        if features not in detectors:
+            detectors[features] = _orb(features, 6)
+        return detectors[features]
 
     def find(self, frame: np.ndarray, mask: np.ndarray | None = None,
              features: int = FRAME_FEATURES) -> list[KeypointCard]:
@@ -122,8 +130,7 @@ class KeypointIndex:
             size = (max(1, round(w * scale)), SEARCH_H)
             grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
             mask = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
-        self._frame_orb.setMaxFeatures(features)
-        kps, des = self._frame_orb.detectAndCompute(grey, mask)
+        kps, des = self._frame_detector(features).detectAndCompute(grey, mask)
         if des is None or len(self.descriptors) < 2:
             return []
         matches = self._matcher.match(des)

@@ -68,16 +68,16 @@ class FlakyCamera:
         self.inner.close()
 
 
-def start_worker(camera: object, reader: CardReader, events: Events, wanted: list[int]) -> CameraWorker:
-    worker = CameraWorker(camera, reader, ShelfWatcher(2), events.shelf.put,
-                          lambda part, message: events.faults.put((part, message)),
-                          cards_wanted=lambda: wanted[0], frame_interval=0.01)
+def start_worker(camera: object, reader: CardReader, events: Events, wanted: int) -> CameraWorker:
+    worker = CameraWorker(camera, reader, ShelfWatcher(2), events.shelf.put,  # type: ignore[arg-type]
+                          lambda part, message: events.faults.put((part, message)), frame_interval=0.01)
+    worker.want_cards(wanted)
     worker.start()
     return worker
 
 
 def test_cards_on_the_shelf_become_a_stable_event(reader: CardReader) -> None:
-    camera, events, wanted = FlakyCamera(), Events(), [2]
+    camera, events, wanted = FlakyCamera(), Events(), 2
     shelf = SimulatedShelf(camera)
     shelf.lay(["fern", "toad"])
     worker = start_worker(camera, reader, events, wanted)
@@ -91,7 +91,7 @@ def test_cards_on_the_shelf_become_a_stable_event(reader: CardReader) -> None:
 
 
 def test_the_camera_rests_while_no_cards_are_wanted(reader: CardReader) -> None:
-    camera, events, wanted = FlakyCamera(), Events(), [0]
+    camera, events, wanted = FlakyCamera(), Events(), 0
     worker = start_worker(camera, reader, events, wanted)
     try:
         time.sleep(0.2)
@@ -104,7 +104,7 @@ def test_the_camera_rests_while_no_cards_are_wanted(reader: CardReader) -> None:
 
 def test_a_vanished_camera_is_reported_once_and_recovers(reader: CardReader, expected_errors) -> None:
     expected_errors.expect("camera failed")
-    camera, events, wanted = FlakyCamera(), Events(), [2]
+    camera, events, wanted = FlakyCamera(), Events(), 2
     SimulatedShelf(camera).lay(["claw", "flower"])
     worker = start_worker(camera, reader, events, wanted)
     try:
@@ -123,7 +123,7 @@ def test_a_vanished_camera_is_reported_once_and_recovers(reader: CardReader, exp
 
 
 def test_garbage_frames_read_unsure_and_the_loop_goes_on(reader: CardReader) -> None:
-    camera, events, wanted = FlakyCamera(), Events(), [2]
+    camera, events, wanted = FlakyCamera(), Events(), 2
     camera.garbage = True
     worker = start_worker(camera, reader, events, wanted)
     try:
@@ -136,14 +136,14 @@ def test_garbage_frames_read_unsure_and_the_loop_goes_on(reader: CardReader) -> 
 
 
 def test_a_new_scan_announces_cards_that_never_left(reader: CardReader) -> None:
-    camera, events, wanted = FlakyCamera(), Events(), [2]
+    camera, events, wanted = FlakyCamera(), Events(), 2
     SimulatedShelf(camera).lay(["fern", "feather"])
     worker = start_worker(camera, reader, events, wanted)
     try:
         events.next_shelf("stable")
-        wanted[0] = 0
+        worker.want_cards(0)
         time.sleep(0.1)
-        wanted[0] = 2
+        worker.want_cards(2)
         assert events.next_shelf("stable").ingredients == ("feather", "fern")
     finally:
         worker.stop()

@@ -10,6 +10,7 @@ from PIL import Image
 from drivers.display import open_display
 from drivers.led import open_led
 from firmware.console import ConsoleProtocol, ShelfReading
+from firmware import daemon as daemon_module
 from firmware.daemon import Daemon, FailsafeUi
 from firmware.screens.draw import render_view
 from firmware.screens.text import Raw
@@ -175,3 +176,75 @@ def test_a_screen_that_cannot_be_drawn_shows_an_error_screen(clock: FakeClock, e
     daemon = make_daemon(BadViewUi(), display, clock)
     daemon.drain()
     assert len(display.images) == 1
+
+
+class HeldCamera:
+    """A camera worker stand-in that keeps the readings asked for until the test answers them."""
+
+    def __init__(self) -> None:
+        self.asked: list[object] = []
+        self.wanted: list[int] = []
+
+    def want_cards(self, count: int) -> None:
+        self.wanted.append(count)
+
+    def request_reading(self, reply: object) -> None:
+        self.asked.append(reply)
+
+    def answer(self, shelf: ShelfReading) -> None:
+        from firmware.camera_worker import Reading
+
+        asked, self.asked = self.asked, []
+        for reply in asked:
+            reply(Reading(shelf))  # type: ignore[operator]
+
+
+def ask_in_background(daemon: Daemon, line: str) -> tuple[threading.Thread, list[object]]:
+    replies: list[object] = []
+    thread = threading.Thread(target=lambda: replies.append(daemon.ask_console(line)))
+    thread.start()
+    return thread, replies
+
+
+def test_a_console_line_that_reads_the_shelf_never_blocks_the_loop(clock: FakeClock) -> None:
+    camera = HeldCamera()
+    daemon = make_daemon(CountingUi(), open_display("dummy"), clock, camera=camera)
+    daemon.protocol.handle("restore DEMO")
+    scans = [ask_in_background(daemon, line) for line in ("scan", "mix", "sell R+")]
+    while len(camera.asked) < 3:
+        daemon.step(0.01)
+    status, status_reply = ask_in_background(daemon, "status")
+    while status.is_alive():
+        daemon.step(0.01)  # answered while the three wait for the camera
+    assert status_reply[0]["code"] == "DEMO"  # type: ignore[index]
+    assert all(thread.is_alive() for thread, _ in scans)
+    camera.answer(ShelfReading("ok", ("fern", "toad")))
+    while any(thread.is_alive() for thread, _ in scans):
+        daemon.step(0.01)
+    (scan,), (mix,), (sell,) = (replies for _, replies in scans)
+    assert scan == {"status": "ok", "ingredients": ["fern", "toad"]}
+    assert mix == {"potion": "B+"} and sell == {"quality": "sign"}  # DEMO's fern + toad
+
+
+def test_a_shelf_reading_that_never_comes_is_answered_no_camera(clock: FakeClock) -> None:
+    camera = HeldCamera()
+    daemon = make_daemon(CountingUi(), open_display("dummy"), clock, camera=camera)
+    thread, replies = ask_in_background(daemon, "scan")
+    while not camera.asked:
+        daemon.step(0.01)
+    clock.advance(daemon_module.SHELF_READ_TIMEOUT)
+    while thread.is_alive():
+        daemon.step(0.01)
+    assert replies == [{"status": "no_camera", "ingredients": []}]
+    camera.answer(ShelfReading("ok", ("fern", "toad")))  # too late: changes nothing
+    daemon.drain()
+
+
+def test_the_loop_tells_the_camera_how_many_cards_the_screen_wants(clock: FakeClock) -> None:
+    camera = HeldCamera()
+    daemon = make_daemon(CountingUi(), open_display("dummy"), clock, camera=camera)
+    daemon.drain()
+    daemon.post_button(ButtonPress("ok", "press"))
+    daemon.drain()
+    daemon.drain()
+    assert camera.wanted == [0, 2]  # once per change, never polled from the camera's thread

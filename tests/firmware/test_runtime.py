@@ -74,8 +74,8 @@ def test_cards_are_enrolled_from_the_shelf_and_used_after_a_restart(kit: Kit, tm
     kit.context.enroll_faces(faces)
     saved = tmp_path / "state" / "cards.json"
     assert saved.exists()
+    assert kit.camera_worker.read_now().ingredients == ("fern", "toad")  # read with the new reader
     assert kit.camera_worker.reader.references is not placeholder_references()
-    assert kit.camera_worker.read_now().ingredients == ("fern", "toad")
     kit.stop()
     again = make_kit(tmp_path / "state")
     try:

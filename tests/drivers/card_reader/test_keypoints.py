@@ -94,3 +94,30 @@ def test_a_copy_lying_half_over_the_card_is_another_card(faces: dict[str, np.nda
     placed = index.find(scene.image)
     assert [c.ingredient for c in placed] == ["claw", "claw"]
     assert shared_area(placed[0].quad, placed[1].quad) > 0.3 * quad_area(placed[0].quad)
+
+
+def test_two_threads_searching_with_different_feature_counts_read_as_one_alone(
+        faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+    # a shared detector retuned per search (setMaxFeatures) let one thread's count leak into the other's
+    import threading
+
+    scene = compose_scene(faces, [Placement("toad", (0.35, 0.5), 10, 0.45), Placement("fern", (0.7, 0.5), 170, 0.45)])
+    counts = (300, keypoints.FRAME_FEATURES)
+
+    def placed(features: int) -> list[tuple[str, list[float]]]:
+        return [(c.ingredient, np.round(c.quad, 3).ravel().tolist()) for c in index.find(scene.image, None, features)]
+
+    alone = {features: placed(features) for features in counts}
+    mismatches: list[int] = []
+
+    def search(features: int) -> None:
+        for _ in range(15):
+            if placed(features) != alone[features]:
+                mismatches.append(features)
+
+    threads = [threading.Thread(target=search, args=(features,)) for features in counts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert mismatches == []
