@@ -24,13 +24,17 @@ CARD_ASPECT = 1.4
 class Placement:
     """Where one card lies: centre (fractions of the frame), rotation in degrees, height fraction.
 
-    ``angle`` turns the card clockwise on the shelf; 180 lays it upside down.
+    ``angle`` turns the card clockwise on the shelf; 180 lays it upside down. ``face_down`` shows the
+    card's back (``compose_scene``'s ``back``); ``light`` is how brightly the card is lit against the
+    frame's light (a card in a shadow: 0.4-0.75), the shadow reaching a little beyond its edge.
     """
 
     ingredient: str
     center: tuple[float, float] = (0.5, 0.5)
     angle: float = 0.0
     height: float = 0.5
+    face_down: bool = False
+    light: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -219,11 +223,13 @@ def _motion_kernel(length: float, angle: float) -> np.ndarray:
 
 def compose_scene(faces: Mapping[str, np.ndarray], placements: Sequence[Placement],
                   background: np.ndarray | str | None = None, seed: int = 0,
-                  size: tuple[int, int] = (640, 480), conditions: Conditions | None = None) -> Scene:
+                  size: tuple[int, int] = (640, 480), conditions: Conditions | None = None,
+                  back: np.ndarray | None = None) -> Scene:
     """Lay ``placements`` (later ones on top) on ``background`` under ``conditions``; returns image and truth.
 
     ``background`` is a BGR image (resized to ``size``), a background kind ("iron", "copper",
-    "wood") or None for one chosen from ``seed``. Deterministic for a given seed.
+    "wood") or None for one chosen from ``seed``. ``back`` is the card back shown by face-down
+    placements. Deterministic for a given seed.
     """
     width, height = size
     if width < 16 or height < 16:
@@ -237,9 +243,11 @@ def compose_scene(faces: Mapping[str, np.ndarray], placements: Sequence[Placemen
     img = bg.astype(np.float32)
     quads = scene_quads(placements, size, cond)
     for p, quad in zip(placements, quads):
+        if p.face_down and back is None:
+            raise ValueError(f"a face-down {p.ingredient!r} card needs the card back (back=...)")
         if p.ingredient not in faces:
             raise KeyError(f"no face for ingredient {p.ingredient!r}")
-        face = np.asarray(faces[p.ingredient])
+        face = np.asarray(back if p.face_down else faces[p.ingredient])
         side = float(np.linalg.norm(quad[3] - quad[0]))
         # pre-shrink the face so the warp does not alias
         scale = min(1.0, 1.5 * side / face.shape[0])
@@ -277,6 +285,16 @@ def compose_scene(faces: Mapping[str, np.ndarray], placements: Sequence[Placemen
         cv2.ellipse(blob, (int(sx * width), int(sy * height)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         blob = cv2.GaussianBlur(blob, (0, 0), max(2.0, 0.25 * min(axes)))
         light *= 1 - dark * blob
+    for p, quad in zip(placements, quads):
+        if p.light != 1.0:
+            # a shadow over the card, its soft edge a few percent of the card beyond the card's
+            side = float(np.linalg.norm(quad[3] - quad[0]))
+            patch = np.zeros((height, width), np.float32)
+            centre = quad.mean(axis=0)
+            grown = centre + (quad - centre) * 1.08
+            cv2.fillConvexPoly(patch, np.round(grown).astype(np.int32), 1.0)
+            patch = cv2.GaussianBlur(patch, (0, 0), max(1.0, 0.03 * side))
+            light *= 1 - (1 - p.light) * patch
     img = img * light[..., None] * np.array(cond.cast, np.float32)
     if cond.glare is not None:
         gx, gy, gr, strength = cond.glare
