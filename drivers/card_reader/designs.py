@@ -157,7 +157,8 @@ def _photo(name: str) -> np.ndarray:
     """One of scikit-image's bundled sample photographs, BGR uint8 (scikit-image imported lazily)."""
     from skimage import data
 
-    rgb = np.asarray(data.stereo_motorcycle()[0] if name == "motorcycle" else getattr(data, name)())
+    loaded = getattr(data, "stereo_motorcycle" if name == "motorcycle" else name)()
+    rgb = np.asarray(loaded[0] if name == "motorcycle" else loaded)
     if rgb.dtype == bool:
         rgb = rgb.astype(np.uint8) * 255
     if rgb.ndim == 2:
