@@ -57,6 +57,14 @@ class Family:
     auto_real: str
     auto_simulated: str
     aliases: tuple[tuple[str, str], ...] = ()
+    configured: tuple[str, ...] = ()
+    """The names the configuration file offers (after ``auto``), in its order: the usual spelling
+    of each backend (an alias where the alias is the library's name), ``fake`` and ``disabled``."""
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """What the configuration accepts for this family's ``backend``."""
+        return ("auto", *self.configured)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -69,13 +77,15 @@ class Family:
 FAMILIES: dict[str, Family] = {
     "camera": Family("camera", real=("picamera", "webcam"), simulated=("replay",),
                      auto_real="picamera", auto_simulated="replay",
-                     aliases=(("fake", "replay"), ("picamera2", "picamera"))),
+                     aliases=(("fake", "replay"), ("picamera2", "picamera")),
+                     configured=("picamera2", "webcam", "replay", "fake", "disabled")),
     "display": Family("display", real=("luma",), simulated=("dummy", "emulator"),
                       auto_real="luma", auto_simulated="dummy", aliases=(("fake", "dummy"),)),
     "buttons": Family("buttons", real=("gpio",), simulated=("keyboard", "queue"),
-                      auto_real="gpio", auto_simulated="keyboard", aliases=(("fake", "queue"),)),
+                      auto_real="gpio", auto_simulated="keyboard", aliases=(("fake", "queue"),),
+                      configured=("gpio", "keyboard", "fake", "disabled")),
     "led": Family("led", real=("gpio",), simulated=("fake",),
-                  auto_real="gpio", auto_simulated="fake"),
+                  auto_real="gpio", auto_simulated="fake", configured=("gpio", "fake", "disabled")),
 }
 
 

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from drivers.platform import FAMILIES
+
 __all__ = [
     "DEFAULT_PATH",
     "ButtonsConfig",
@@ -85,7 +87,7 @@ class CameraConfig:
     backend: str = _setting(
         "auto",
         "auto, picamera2, webcam, replay (image files), fake or disabled",
-        choices=("auto", "picamera2", "webcam", "replay", "fake", "disabled"),
+        choices=FAMILIES["camera"].choices,
     )
     device: int | str = _setting(0, "webcam index (0, 1, ...) or device path (/dev/video0)", minimum=0)
     width: int = _setting(640, "frame width in pixels", minimum=16, maximum=4096)
@@ -120,7 +122,7 @@ class ButtonsConfig:
     backend: str = _setting(
         "auto",
         "auto, gpio, keyboard, fake or disabled",
-        choices=("auto", "gpio", "keyboard", "fake", "disabled"),
+        choices=FAMILIES["buttons"].choices,
     )
     pin_factory: str = _setting(
         "", 'gpiozero pin factory: lgpio, rpigpio or mock ("" = gpiozero chooses)',
@@ -139,7 +141,7 @@ class LedConfig:
     """``[led]``: the optional white LED lighting the cauldron, on a BCM GPIO pin (PWM)."""
 
     backend: str = _setting(
-        "auto", "auto, gpio, fake or disabled", choices=("auto", "gpio", "fake", "disabled")
+        "auto", "auto, gpio, fake or disabled", choices=FAMILIES["led"].choices
     )
     pin: int = _setting(18, "BCM pin of the LED", minimum=0, maximum=27)
     level: float = _setting(0.8, "brightness while scanning, 0 to 1", minimum=0, maximum=1)

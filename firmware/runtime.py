@@ -36,9 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CAMERA_NAMES = {"picamera2": "picamera"}
-
-
 class WatchdogFeeder:
     """Sends WATCHDOG=1 at half the interval systemd asked for (nothing when it asked for none)."""
 
@@ -159,8 +156,7 @@ class Parts:
 def _choose(family: str, name: str, simulate: bool, on_pi: bool) -> str:
     from drivers.platform import choose_backend
 
-    return choose_backend(family, CAMERA_NAMES.get(name, name) if family == "camera" else name,
-                          simulate=simulate, on_pi=on_pi)
+    return choose_backend(family, name, simulate=simulate, on_pi=on_pi)  # aliases resolved there
 
 
 def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button: Any) -> Parts:

@@ -13,8 +13,9 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from drivers.card_reader import INGREDIENTS, load_placeholder_faces
+from drivers.card_reader import load_placeholder_faces
 from drivers.card_reader.scenes import Placement, render_scene
+from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
 
 SHELF_KEYS = {str(number + 1): ingredient for number, ingredient in enumerate(INGREDIENTS)}
 LAYOUTS = {

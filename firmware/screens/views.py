@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from firmware.screens.text import Text
 
+# the words a view may hold, to check views; the screens never import the engine, so these copy its
+# POTION_WORDS and INGREDIENT_IDS (a test holds them equal); the UI and the console use the engine's
 POTIONS = ("R+", "R-", "G+", "G-", "B+", "B-", "N")
 INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather")
 COLOURS = ("R", "G", "B")

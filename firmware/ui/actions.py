@@ -25,9 +25,8 @@ from engine import (
     parse_ingredient,
     parse_potion,
 )
+from engine.alchemy import INGREDIENT_IDS as INGREDIENTS, POTION_WORDS as POTIONS
 from firmware.screens.views import (
-    INGREDIENTS,
-    POTIONS,
     DebunkSignView,
     DebunkYesNoView,
     ExhibitionView,

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine import Reveal
+from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
 from firmware.screens.views import (
-    INGREDIENTS,
     ConfirmView,
     HoldView,
     RevealGolemView,

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import Level
+from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
 from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
 from firmware.screens.text import Raw
-from firmware.screens.views import INGREDIENTS, CalibrationView, MessageView, SettingItem, SettingsView
+from firmware.screens.views import CalibrationView, MessageView, SettingItem, SettingsView
 from firmware.ui.game import stored_level
 from firmware.ui.steps import MessageStep, Step
 

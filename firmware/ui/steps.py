@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
 from firmware.screens.views import (
-    INGREDIENTS,
     ChoiceView,
     IngredientPickerView,
     MenuView,

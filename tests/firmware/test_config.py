@@ -343,3 +343,15 @@ def test_docstring_examples() -> None:
 
     result = doctest.testmod(firmware.config)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_backends_offered_are_the_driver_families_own() -> None:
+    from drivers.platform import FAMILIES, check_backend_name
+    from firmware.config import ButtonsConfig, CameraConfig, LedConfig
+
+    for name, section in (("camera", CameraConfig), ("buttons", ButtonsConfig), ("led", LedConfig)):
+        choices = {f.name: f for f in dataclasses.fields(section)}["backend"].metadata["choices"]
+        assert choices == FAMILIES[name].choices  # one list: the family's
+        family = FAMILIES[name]
+        for choice in choices[1:]:
+            assert check_backend_name(name, choice) in (*family.real, *family.simulated, "disabled")

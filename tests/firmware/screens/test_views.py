@@ -123,3 +123,10 @@ def test_screens_do_not_import_the_engine() -> None:
     for path in root.glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert "import engine" not in source and "from engine" not in source, path.name
+
+
+def test_the_words_views_are_checked_against_are_the_engines() -> None:
+    from engine.alchemy import INGREDIENT_IDS, POTION_WORDS
+    from firmware.screens import views
+
+    assert views.INGREDIENTS == INGREDIENT_IDS and views.POTIONS == POTION_WORDS
