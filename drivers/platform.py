@@ -2,12 +2,13 @@
 
 Every hardware family (camera, display, buttons, led) has backends chosen by name from the
 configuration, like gpiozero's pin factories: the real ones, ``fake`` (tests and the simulator) and
-``disabled``. A backend's hardware library is imported only inside that backend. ``auto`` picks the
+``disabled``. For the camera, ``auto`` on a Raspberry Pi is ``any``: the camera module, else a USB
+webcam. A backend's hardware library is imported only inside that backend. ``auto`` picks the
 real backend on a Raspberry Pi and the simulated one only when the kit runs with ``--simulate``; a
 fake is never chosen silently on real hardware.
 
 >>> choose_backend("camera", "auto", simulate=False, on_pi=True)
-'picamera'
+'any'
 >>> choose_backend("camera", "auto", simulate=True, on_pi=False)
 'replay'
 """
@@ -75,8 +76,8 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {
-    "camera": Family("camera", real=("picamera", "webcam"), simulated=("replay",),
-                     auto_real="picamera", auto_simulated="replay",
+    "camera": Family("camera", real=("picamera", "webcam", "any"), simulated=("replay",),
+                     auto_real="any", auto_simulated="replay",
                      aliases=(("fake", "replay"), ("picamera2", "picamera")),
                      configured=("picamera2", "webcam", "replay", "fake", "disabled")),
     "display": Family("display", real=("luma",), simulated=("dummy", "emulator"),

@@ -85,6 +85,10 @@ class EventSink:
         """A hardware part failed (message) or recovered (None)."""
         self.queue.put(_Fault(part, message))
 
+    def post_part(self, family: str, part: Any) -> None:
+        """A part that failed at start has opened (``firmware.reopen``)."""
+        self.queue.put(_NewPart(family, part))
+
     def ask_console(self, line: str) -> PlainData:
         """Answer a console line on the loop's thread; blocks the console thread until answered."""
         item = _ConsoleLine(line)
@@ -93,6 +97,12 @@ class EventSink:
             return {"error": {"kind": "busy", "message": "the kit did not answer in time; try again"}}
         assert item.reply is not None
         return item.reply
+
+
+@dataclass(frozen=True)
+class _NewPart:
+    family: str
+    part: Any
 
 
 class FailsafeUi:
@@ -147,6 +157,7 @@ class Daemon:
         on_console_notice: Callable[[PlainData], None] = lambda notice: None,
         sink: EventSink | None = None,
         camera: ShelfCamera | None = None,
+        on_new_part: Callable[[str, Any], Any] = lambda family, part: None,
     ) -> None:
         self.ui_factory = ui_factory
         self.protocol = protocol
@@ -164,6 +175,7 @@ class Daemon:
         self._cards_published: int | None = None
         self._waiting_for_shelf: dict[int, float] = {}  # id of a console line -> when it gives up
         self._lines_waiting: dict[int, _ConsoleLine] = {}
+        self.on_new_part = on_new_part
         self.ui: Ui = self._start_ui()
         self.shown: object = None
         self.shown_brightness: int | None = None
@@ -190,6 +202,10 @@ class Daemon:
     def post_fault(self, part: str, message: str | None) -> None:
         """A hardware part failed (message) or recovered (None)."""
         self.sink.post_fault(part, message)
+
+    def post_part(self, family: str, part: Any) -> None:
+        """A part that failed at start has opened (``firmware.reopen``): the loop swaps it in."""
+        self.sink.post_part(family, part)
 
     def ask_console(self, line: str) -> PlainData:
         """Answer a console line on the loop's thread; blocks the console thread until answered."""
@@ -266,6 +282,28 @@ class Daemon:
                 self._stable_posted = event.posted
         elif isinstance(event, _Fault):
             self._guarded("fault", lambda: self.ui.on_fault(event.part, event.message, now))
+        elif isinstance(event, _NewPart):
+            self._swap_part(event.family, event.part, now)
+
+    def _swap_part(self, family: str, part: Any, now: float) -> None:
+        """Use ``part`` from now on; the one it replaces (a disabled stand-in) is closed."""
+        replaced = self.on_new_part(family, part)
+        if family == "display":
+            replaced = replaced if replaced is not None else self.display
+            self.display = part
+            self.shown = self.shown_brightness = None  # the new panel shows nothing yet
+            self._display_failed_at = None
+            self._display_backoff = DISPLAY_RETRY_FIRST
+        elif family == "led":
+            replaced = replaced if replaced is not None else self.led
+            self.led = part
+            self._led_on = None
+        if replaced is not None and replaced is not part:
+            try:
+                replaced.close()
+            except OSError as error:
+                log.warning("closing the replaced %s failed: %s", family, error)
+        self._guarded("fault", lambda: self.ui.on_fault(family, None, now))
 
     def _ask_shelf(self, line: _ConsoleLine, now: float) -> None:
         """Ask the camera worker for a reading; the line is answered when it arrives (``_ShelfRead``)."""

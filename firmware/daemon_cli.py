@@ -83,6 +83,12 @@ def main(argv: Sequence[str]) -> int:
     try:
         config = load_config(_config_path(args.config), overrides)
     except ConfigError as error:
+        if args.command == "run" and not args.simulate:
+            from firmware.runtime import leave_message_on_panel
+
+            # the panel shows why the kit does not start (the default panel: its own options
+            # may be what is refused); the journal has the whole line
+            leave_message_on_panel(f"Configuration refused: {str(error).partition(': ')[2] or error}")
         return _error("bad_config", str(error))
     if args.command == "config":
         sys.stdout.write(dump_config(config))

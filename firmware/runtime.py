@@ -2,7 +2,9 @@
 
 Every hardware family is opened through its driver's factory with the backend the configuration
 names (``auto``: the real one on a Raspberry Pi, the simulated one with ``--simulate``). A part that
-fails to open is replaced by its ``disabled`` backend and reported on the screen; the kit keeps going.
+fails to open is replaced by its ``disabled`` backend and reported on the screen; the kit keeps going,
+and a part that is only missing for now (an ``OSError``) is tried again with back-off
+(``firmware.reopen``). Stopping is bounded (``SHUTDOWN_SECONDS``) below the unit's TimeoutStopSec=.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from firmware.config import Config
 from firmware.console_worker import ConsoleWorker
 from firmware.camera_worker import CameraWorker
 from firmware.daemon import Daemon, EventSink
+from firmware.reopen import PartReopener
 from firmware.session import GameOptions, GameSession
 from firmware.store import GameStore, StorageError, Store, memory_copy
 from firmware.ui.base import ButtonPress, UiContext
@@ -35,6 +38,11 @@ if TYPE_CHECKING:
     from firmware.simulator import SimulatedShelf
 
 log = logging.getLogger(__name__)
+
+# The unit's TimeoutStopSec= is 10 s: the parts get 6 s to close, leaving time for the store and the
+# interpreter's exit before systemd would kill the daemon (tests/systemd/test_unit.py checks it).
+SHUTDOWN_SECONDS = 6.0
+
 
 class WatchdogFeeder:
     """Sends WATCHDOG=1 at half the interval systemd asked for (nothing when it asked for none)."""
@@ -151,6 +159,7 @@ class Parts:
     buttons: Any
     led: Any
     problems: list[tuple[str, str]]
+    retry: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def _choose(family: str, name: str, simulate: bool, on_pi: bool) -> str:
@@ -169,14 +178,23 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
 
     on_pi = is_raspberry_pi()
     problems: list[tuple[str, str]] = []
+    retry: dict[str, Any] = {}
 
     def attempt(family: str, opener: Any, fallback: Any) -> Any:
         try:
             return opener()
-        except (OSError, ValueError) as error:
+        except OSError as error:  # missing for now (a device node not there yet): tried again
+            log.error("%s unavailable: %s; trying again in the background", family, error)
+            problems.append((family, str(error)))
+            if family != "camera":  # the camera worker retries its own camera
+                retry[family] = opener
+        except ValueError as error:  # the configuration: waiting will not change it
             log.error("%s unavailable: %s", family, error)
             problems.append((family, str(error)))
-            return fallback()
+        except Exception as error:  # whatever a driver's library raised: never a crash loop
+            log.exception("%s unavailable: %s", family, error)
+            problems.append((family, f"{type(error).__name__}: {error}"))
+        return fallback()
 
     def camera() -> Any:
         name = _choose("camera", config.camera.backend, options.simulate, on_pi)
@@ -185,6 +203,10 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
             settings = {"size": (config.camera.width, config.camera.height)}
         elif name == "webcam":
             settings = {"device": config.camera.device, "size": (config.camera.width, config.camera.height)}
+        elif name == "any":
+            settings = {"picamera": {"size": (config.camera.width, config.camera.height)},
+                        "webcam": {"device": config.camera.device,
+                                   "size": (config.camera.width, config.camera.height)}}
         elif name == "replay":
             settings = {"frames": config.camera.replay_dir, "background_size": (config.camera.width, config.camera.height)}
             if config.camera.replay_dir is None:
@@ -202,6 +224,14 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
                                         farewell=farewell(options.log_file)))
         return open_display(name, luma_args=config.display.luma, sinks=sinks,
                             frames_dir=options.frames_dir)
+
+    def no_display() -> Any:
+        try:
+            return open_display("disabled", luma_args=config.display.luma)
+        except Exception:  # luma refuses its options, or cannot even parse them: the default size
+            from drivers.display import Display
+
+            return Display(None, name="display (disabled)", size=(128, 64), mode="1")
 
     def buttons() -> Any:
         name = _choose("buttons", config.buttons.backend, options.simulate, on_pi)
@@ -226,10 +256,11 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
 
     return Parts(
         camera=attempt("camera", camera, lambda: open_camera("disabled")),
-        display=attempt("display", display, lambda: open_display("disabled", luma_args=config.display.luma)),
+        display=attempt("display", display, no_display),
         buttons=attempt("buttons", buttons, lambda: open_buttons("disabled")),
         led=attempt("led", led, lambda: open_led("disabled")),
         problems=problems,
+        retry=retry,
     )
 
 
@@ -319,6 +350,7 @@ def _run_kit(config: Config, options: RunOptions, state_dir: Path) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     kit.start()
+    fault: str | None = None
     try:
         if options.script is not None:
             from firmware.script import ScriptError, play_script
@@ -327,12 +359,61 @@ def _run_kit(config: Config, options: RunOptions, state_dir: Path) -> int:
                 play_script(kit, options.script.read_text(encoding="utf-8"), stop)
             except (ScriptError, OSError) as error:
                 log.error("script %s: %s", options.script, error)
+                fault = f"Script error: {error}"
                 return 2
         else:
             kit.daemon.run(stop)
+    except Exception as error:
+        fault = f"Kit stopped: {type(error).__name__}: {error}"
+        raise
     finally:
-        kit.stop()
+        kit.stop(fault=fault)
     return 0
+
+
+JOURNAL_HINT = "see journalctl -u labkit"
+
+
+def draw_message(display: Any, *texts: str) -> None:
+    """Show the first of ``texts`` that fits the panel (the last one should be short)."""
+    from firmware.screens.draw import render_view
+    from firmware.screens.text import Raw
+    from firmware.screens.views import MessageView
+
+    for text in texts:
+        try:
+            image = render_view(MessageView(text=Raw(text)), display.size, "en")
+        except ValueError:  # does not fit: try the shorter one
+            continue
+        display.show(image)
+        return
+    raise ValueError(f"none of the messages fits the {display.size[0]}x{display.size[1]} panel")
+
+
+def leave_message_on_panel(text: str, luma_args: Any = None) -> bool:
+    """Show ``text`` on the real panel and leave it there when the process exits (luma's ``persist``).
+
+    For an error before the kit could start (a configuration it refuses): without it the panel stays
+    dark, or goes dark at exit. Only on a Raspberry Pi; returns whether the panel took the message.
+    """
+    from drivers import display as displays
+    from drivers import platform
+
+    if not platform.is_raspberry_pi():
+        return False
+    try:
+        display = displays.open_display("luma", luma_args=luma_args or displays.DEFAULT_LUMA_ARGS)
+    except Exception as error:  # no panel, or its options are what is wrong: the journal has it
+        log.warning("cannot show the error on the screen: %s", error)
+        return False
+    try:
+        draw_message(display, text, f"{text.partition(':')[0]}: {JOURNAL_HINT}")
+    except Exception as error:
+        log.warning("cannot show the error on the screen: %s", error)
+        return False
+    finally:
+        display.close(keep_image=True)
+    return True
 
 
 @dataclass
@@ -346,22 +427,53 @@ class Kit:
     console_worker: ConsoleWorker | None
     shelf: SimulatedShelf | None
     context: UiContext
+    reopener: PartReopener | None = None
 
     def start(self) -> None:
         self.camera_worker.start()
         if self.console_worker is not None:
             self.console_worker.start()
+        if self.reopener is not None:
+            self.reopener.start()
 
-    def stop(self) -> None:
-        if self.console_worker is not None:
-            self.console_worker.stop()
-        self.camera_worker.stop()
-        for part in (self.parts.buttons, self.parts.led, self.parts.display):
-            try:
-                part.close()
-            except OSError as error:
-                log.warning("closing %r failed: %s", part, error)
+    def stop(self, fault: str | None = None, budget: float = SHUTDOWN_SECONDS) -> None:
+        """Stop the threads and close the parts within ``budget`` seconds, then close the store.
+
+        A part that hangs while closing (a stalled camera, a console port nobody reads) is left to
+        the process's exit. With ``fault``, the panel keeps that message after the exit."""
+        closer = threading.Thread(target=self._close_parts, args=(fault,), name="shutdown", daemon=True)
+        closer.start()
+        closer.join(budget)
+        if closer.is_alive():
+            log.error("the parts did not close within %g s; leaving them to the exit", budget)
         self.session.store.close()
+
+    def _close_parts(self, fault: str | None) -> None:
+        # quick parts first (the loop has stopped: nothing else uses them), the ones that can
+        # take seconds (a console write, a camera stopping) last; one failing stops none of the rest
+        steps: list[tuple[str, Any]] = []
+        if self.reopener is not None:
+            steps.append(("the reopener", self.reopener.stop))
+        if fault is not None:
+            steps.append(("the fault screen", lambda: self._show_fault(fault)))
+            steps.append(("the display", lambda: self.daemon.display.close(keep_image=True)))
+        else:
+            steps.append(("the display", self.daemon.display.close))
+        steps += [("the buttons", self.parts.buttons.close), ("the LED", self.parts.led.close)]
+        if self.console_worker is not None:
+            steps.append(("the console", self.console_worker.stop))
+        steps.append(("the camera", self.camera_worker.stop))
+        for what, step in steps:
+            try:
+                step()
+            except Exception as error:  # closing: nothing more to do about it than say so
+                log.warning("closing %s failed: %s", what, error)
+
+    def _show_fault(self, text: str) -> None:
+        try:
+            draw_message(self.daemon.display, text, f"{text.partition(':')[0]}: {JOURNAL_HINT}")
+        except Exception as error:  # the panel is what failed: the journal has the message
+            log.warning("cannot leave the error on the screen: %s", error)
 
 
 def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
@@ -441,7 +553,16 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
         camera=camera_worker,
     )
     built.set()
+
+    def on_new_part(family: str, part: Any) -> Any:
+        """On the loop's thread: the part the reopener opened replaces the disabled one."""
+        replaced = getattr(parts, family)
+        setattr(parts, family, part)
+        return replaced
+
+    daemon.on_new_part = on_new_part
+    reopener = PartReopener(parts.retry, sink.post_part) if parts.retry else None
     for part, problem in parts.problems + ([("reader", reader_problem)] if reader_problem else []):
         daemon.post_fault(part, problem)
-    return Kit(daemon, session, parts, camera_worker, console_worker, shelf, context)
+    return Kit(daemon, session, parts, camera_worker, console_worker, shelf, context, reopener)
 

@@ -1,6 +1,7 @@
 """Cameras: ``open_camera(name, **options)`` picks a backend by name.
 
-Backends: ``picamera`` (picamera2 on a Raspberry Pi), ``webcam`` (OpenCV ``VideoCapture``),
+Backends: ``picamera`` (picamera2 on a Raspberry Pi), ``webcam`` (OpenCV ``VideoCapture``), ``any``
+(the first of the two that starts: what ``auto`` opens on a Raspberry Pi),
 ``replay`` (image files and a simulated shelf; alias ``fake``), ``disabled``. Each imports its
 library only when chosen. All return BGR uint8 frames and raise ``CameraError`` (an ``OSError``).
 """
@@ -31,6 +32,10 @@ def open_camera(name: str, **options: Any) -> Camera:
         from drivers.camera.webcam import Webcam
 
         return Webcam(**options)
+    if backend == "any":
+        from drivers.camera.auto import AnyCamera
+
+        return AnyCamera(**options)
     if backend == "replay":
         from drivers.camera.replay import ReplayCamera
 

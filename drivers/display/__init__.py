@@ -61,10 +61,20 @@ def parse_luma_args(luma_args: Sequence[str] = DEFAULT_LUMA_ARGS) -> argparse.Na
     """
     from luma.core import cmdline  # type: ignore[import-untyped]
 
-    parser = cmdline.create_parser(
-        description="Alchemists lab kit display",
-        parser=_Parser(description="Alchemists lab kit display", add_help=False),
-        autocomplete=False)
+    try:
+        parser = cmdline.create_parser(
+            description="Alchemists lab kit display",
+            parser=_Parser(description="Alchemists lab kit display", add_help=False),
+            autocomplete=False)
+    except TypeError as exc:  # create_parser(description) alone: luma.core before 2.5.2
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("luma.core")
+        except PackageNotFoundError:
+            installed = "of unknown version"
+        raise ValueError(f"display: luma.core {installed} is too old, the kit needs 2.5.2 or newer "
+                         f"(pip install -U luma.core): {exc}") from exc
     if isinstance(luma_args, str):
         raise ValueError(f"display options must be a list of strings, not {luma_args!r}")
     args = [*DEFAULT_LUMA_ARGS, *luma_args]

@@ -110,13 +110,19 @@ class Display:
         with self._lock:
             self._call("show", "show")
 
-    def close(self) -> None:
-        """Clear and release the device, close the sinks; safe to call twice."""
+    def close(self, keep_image: bool = False) -> None:
+        """Release the device and close the sinks; safe to call twice.
+
+        luma switches the panel off and clears it on release (and again at the process's exit)
+        unless the device is told to ``persist``: ``keep_image`` leaves the last image lit, for an
+        error that must stay readable after the kit stopped."""
         with self._lock:
             device, self.device = self.device, None
             sinks, self.sinks = self.sinks, ()
             self._closed = True
         if device is not None:
+            if keep_image:
+                device.persist = True
             try:
                 device.cleanup()
             except Exception as exc:  # the bus is gone; nothing more to do

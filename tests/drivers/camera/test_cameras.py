@@ -31,7 +31,7 @@ def image_dir(tmp_path: Path) -> Path:
 
 def test_unknown_backend_names_it_and_lists_valid_ones() -> None:
     with pytest.raises(ValueError, match=r"unknown camera backend 'kinect'; valid: picamera, "
-                                         r"webcam, replay, fake, picamera2, disabled"):
+                                         r"webcam, any, replay, fake, picamera2, disabled"):
         open_camera("kinect")
 
 
@@ -158,3 +158,36 @@ def test_webcam_stall_times_out() -> None:
     finally:
         release.set()
     camera.close()
+
+
+def test_auto_on_a_pi_opens_a_usb_webcam_when_there_is_no_camera_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from drivers.platform import choose_backend
+
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # no camera module stack (or none attached)
+    path = tmp_path / "webcam.avi"  # the webcam: OpenCV's VideoCapture, as for /dev/video0
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 24))
+    writer.write(solid((200, 200, 200), (32, 24)))
+    writer.release()
+    name = choose_backend("camera", "auto", simulate=False, on_pi=True)
+    camera = open_camera(name, picamera={"size": (32, 24)}, webcam={"device": str(path)})
+    with camera:
+        assert camera.capture().mean() > 150
+        assert camera.name == f"webcam {path}"
+
+
+def test_auto_camera_prefers_the_module_and_names_every_attempt_when_none_starts(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from drivers.camera.auto import AnyCamera
+
+    module = ReplayCamera(name="module")
+    camera = AnyCamera(candidates=[("camera module", lambda: module),
+                                   ("USB webcam", lambda: open_camera("webcam", device=str(tmp_path / "no")))])
+    camera.start()
+    assert camera.chosen is module
+    camera.close()
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    nothing = open_camera("any", webcam={"device": str(tmp_path / "none.avi")})
+    with pytest.raises(CameraError, match=r"no camera found: camera module: .*picamera2 is not installed.*; "
+                                          r"USB webcam: .*cannot open"):
+        nothing.start()

@@ -65,7 +65,7 @@ def test_aliases_and_unknown_names() -> None:
     assert check_backend_name("camera", "picamera2") == "picamera"
     assert check_backend_name("buttons", "fake") == "queue"
     with pytest.raises(ValueError, match="unknown camera backend 'webcm'; valid: picamera, "
-                                         "webcam, replay, fake, picamera2, disabled"):
+                                         "webcam, any, replay, fake, picamera2, disabled"):
         choose_backend("camera", "webcm", simulate=True, on_pi=False)
     with pytest.raises(ValueError, match="unknown hardware family 'radio'"):
         choose_backend("radio", "auto", simulate=True, on_pi=False)
