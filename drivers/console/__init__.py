@@ -19,6 +19,9 @@ log = logging.getLogger(__name__)
 DEFAULT_BAUDRATE = 115200
 MAX_LINE_BYTES = 512
 READ_POLL = 0.05  # the port's read timeout: how late read_line may notice its deadline
+# A write waits at most this long for room in the port's buffer (a host that stopped reading): then
+# the line is given up (ConsoleError) and the console thread goes on.
+WRITE_TIMEOUT = 2.0
 
 
 class ConsoleError(OSError):
@@ -41,7 +44,10 @@ class LineChannel:
     line and is dropped); bytes are decoded as UTF-8 with invalid sequences replaced. A line longer
     than ``max_line`` bytes raises ``LineTooLong`` once, as soon as it is detected, and the rest
     of that line is dropped as it arrives: memory stays bounded whatever the other end sends.
-    Outgoing lines end with ``newline`` (default CR LF, which every terminal shows right).
+    Outgoing lines end with ``newline`` (default CR LF, which every terminal shows right) and are
+    handed to the port's buffer, never drained: pyserial's ``flush()`` is ``tcdrain``, which has no
+    timeout and on the USB gadget port (``/dev/ttyGS0``) waits until a USB host connects. A port
+    without a write timeout gets ``WRITE_TIMEOUT``, so a full buffer cannot hang the writer either.
     ``read_line`` is for one reader thread; ``write_line`` may be called from others.
     """
 
@@ -50,6 +56,8 @@ class LineChannel:
         self.port = port
         if not getattr(port, "timeout", None):  # None would block reads forever, 0 would spin
             port.timeout = READ_POLL
+        if getattr(port, "write_timeout", WRITE_TIMEOUT) is None:
+            port.write_timeout = WRITE_TIMEOUT
         self.name = name or str(getattr(port, "port", None) or "console")
         self.max_line = max_line
         self.newline = newline
@@ -126,8 +134,7 @@ class LineChannel:
             if self._closed:
                 raise ConsoleError(f"console {self.name}: closed")
             try:
-                self.port.write(data)
-                self.port.flush()
+                self.port.write(data)  # no flush(): that is tcdrain, unbounded
             except Exception as exc:  # SerialTimeoutException, SerialException, OSError
                 raise self._fail("write", exc) from exc
 
@@ -150,7 +157,7 @@ class LineChannel:
 
 
 def open_console(url: str, baudrate: int = DEFAULT_BAUDRATE, *, max_line: int = MAX_LINE_BYTES,
-                 write_timeout: float | None = 2.0, newline: str = "\r\n") -> LineChannel:
+                 write_timeout: float = WRITE_TIMEOUT, newline: str = "\r\n") -> LineChannel:
     """A ``LineChannel`` on ``url`` (a port path or a pyserial URL such as ``loop://``).
 
     ``write_timeout`` keeps a host that stopped reading from blocking the kit. ``ConsoleError``
@@ -168,5 +175,5 @@ def open_console(url: str, baudrate: int = DEFAULT_BAUDRATE, *, max_line: int = 
     return LineChannel(port, name=url, max_line=max_line, newline=newline)
 
 
-__all__ = ["ConsoleError", "DEFAULT_BAUDRATE", "LineChannel", "LineTooLong", "MAX_LINE_BYTES",
+__all__ = ["ConsoleError", "DEFAULT_BAUDRATE", "LineChannel", "LineTooLong", "MAX_LINE_BYTES", "WRITE_TIMEOUT",
            "open_console"]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drivers.console import ConsoleError, LineChannel, LineTooLong, open_console
+from drivers.console import WRITE_TIMEOUT, ConsoleError, LineChannel, LineTooLong, open_console
 
 
 class ChunkPort:
@@ -159,3 +161,46 @@ def test_open_errors_name_the_port(tmp_path: os.PathLike[str]) -> None:
         open_console("/nonexistent/tty")
     with pytest.raises(ValueError, match="console bogus://x"):
         open_console("bogus://x")
+
+
+class DrainlessPort(ChunkPort):
+    """A port like /dev/ttyGS0 with no USB host: writes land in the buffer, tcdrain never returns."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.write_timeout: float | None = None
+        self.drained = False
+
+    def write(self, data: bytes) -> int:
+        self.written += data
+        return len(data)
+
+    def flush(self) -> None:  # pyserial's flush() is termios.tcdrain()
+        self.drained = True
+        threading.Event().wait()
+
+
+def test_a_line_is_written_without_waiting_for_the_host_to_drain_it() -> None:
+    port = DrainlessPort()
+    channel = LineChannel(port)
+    writer = threading.Thread(target=channel.write_line, args=('{"ok": true}',), daemon=True)
+    writer.start()
+    writer.join(5)
+    assert not writer.is_alive() and not port.drained
+    assert port.written == b'{"ok": true}\r\n'
+    assert port.write_timeout == WRITE_TIMEOUT  # a full buffer is bounded too
+
+
+def test_a_real_port_nobody_reads_gives_up_a_line_instead_of_hanging() -> None:
+    master, slave = os.openpty()
+    channel = open_console(os.ttyname(slave), write_timeout=0.2)
+    started = time.monotonic()
+    try:
+        with pytest.raises(ConsoleError, match="write failed"):
+            for _ in range(100_000):  # the pty's buffer fills: nobody reads the other end
+                channel.write_line("x" * 200)
+        assert time.monotonic() - started < 30
+    finally:
+        channel.close()
+        os.close(master)
+        os.close(slave)
