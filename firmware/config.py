@@ -58,6 +58,10 @@ DEFAULT_PATH = Path("/etc/labkit/labkit.toml")
 DEFAULT_LUMA = ("--display", "ssd1306", "--interface", "i2c", "--width", "128", "--height", "64")
 
 
+#: ``[camera] controls``: libcamera control names -> values as written (``drivers.camera.controls``).
+CameraControls = dict[str, str | int | float | bool]
+
+
 class ConfigError(ValueError):
     """A configuration file or override that cannot be used; the message names file, key and value."""
 
@@ -65,6 +69,8 @@ class ConfigError(ValueError):
 def _setting(default: Any, doc: str, **rules: Any) -> Any:
     """A dataclass field with its documentation and validation rules in the metadata."""
     metadata = {"doc": doc, **rules}
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata=metadata)
     if isinstance(default, (list, tuple)):
         return field(default=tuple(default), metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -93,6 +99,10 @@ class CameraConfig:
     width: int = _setting(640, "frame width in pixels", minimum=16, maximum=4096)
     height: int = _setting(480, "frame height in pixels", minimum=16, maximum=4096)
     replay_dir: Path | None = _setting(None, 'image files served by the replay backend ("" = samples)')
+    controls: CameraControls = _setting(
+        {"AfMode": "Continuous", "AfRange": "Macro"},
+        "libcamera controls by name (Camera Module 3: focus near; a module without autofocus skips them)",
+    )
 
 
 @dataclass(frozen=True)
@@ -226,6 +236,8 @@ def _allowed(kind: Any, meta: Mapping[str, Any]) -> str:
         return 'a path (a string, "" for none)'
     if kind == tuple[str, ...]:
         return "a list of strings"
+    if kind == CameraControls:
+        return 'a table of libcamera controls, e.g. {AfMode = "Manual", LensPosition = 5.0}'
     text = words.get(kind, str(kind))
     if lo is not None and hi is not None:
         return f"{text} from {lo:g} to {hi:g}"
@@ -252,6 +264,13 @@ def _convert(kind: Any, value: object, meta: Mapping[str, Any]) -> object:
         if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             return tuple(value)
         raise ValueError
+    if kind == CameraControls:
+        from drivers.camera.controls import parse_controls
+
+        if not isinstance(value, Mapping):
+            raise ValueError
+        parse_controls(value)  # ValueError naming the control
+        return dict(value)
     if kind is bool:
         if isinstance(value, bool):
             return value
@@ -299,10 +318,11 @@ def _build_section(name: str, cls: type, table: Mapping[str, object], source: st
         meta = fields[key].metadata
         try:
             values[key] = _convert(hints[key], value, meta)
-        except ValueError:
+        except ValueError as error:
+            reason = f" ({error})" if str(error) else ""
             raise ConfigError(
                 f"{source}: [{name}] {key} = {_describe(value)} is not allowed:"
-                f" expected {_allowed(hints[key], meta)}"
+                f" expected {_allowed(hints[key], meta)}{reason}"
             ) from None
     return cls(**values)
 
@@ -430,6 +450,8 @@ def _toml_value(value: object) -> str:
         return _toml_string(str(value))
     if isinstance(value, Sequence):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key} = {_toml_value(v)}" for key, v in value.items()) + "}"
     raise TypeError(f"cannot write {value!r} in a configuration")
 
 

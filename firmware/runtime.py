@@ -200,11 +200,12 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
         name = _choose("camera", config.camera.backend, options.simulate, on_pi)
         settings: dict[str, Any] = {}
         if name == "picamera":
-            settings = {"size": (config.camera.width, config.camera.height)}
+            settings = {"size": (config.camera.width, config.camera.height), "controls": config.camera.controls}
         elif name == "webcam":
             settings = {"device": config.camera.device, "size": (config.camera.width, config.camera.height)}
         elif name == "any":
-            settings = {"picamera": {"size": (config.camera.width, config.camera.height)},
+            settings = {"picamera": {"size": (config.camera.width, config.camera.height),
+                                     "controls": config.camera.controls},
                         "webcam": {"device": config.camera.device,
                                    "size": (config.camera.width, config.camera.height)}}
         elif name == "replay":

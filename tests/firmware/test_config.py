@@ -355,3 +355,24 @@ def test_the_backends_offered_are_the_driver_families_own() -> None:
         family = FAMILIES[name]
         for choice in choices[1:]:
             assert check_backend_name(name, choice) in (*family.real, *family.simulated, "disabled")
+
+
+def test_camera_controls_are_libcamera_controls_by_name_checked_and_dumped(tmp_path: Path) -> None:
+    from firmware.config import dump_config
+
+    assert load_config(None).camera.controls == {"AfMode": "Continuous", "AfRange": "Macro"}
+    path = tmp_path / "labkit.toml"
+    path.write_text('[camera]\ncontrols = {AfMode = "Manual", LensPosition = 4.5}\n', encoding="utf-8")
+    config = load_config(path)
+    assert config.camera.controls == {"AfMode": "Manual", "LensPosition": 4.5}
+    again = tmp_path / "again.toml"
+    again.write_text(dump_config(config), encoding="utf-8")
+    assert load_config(again) == config
+    for text, named in [('{Focus = 3}', "unknown libcamera control 'Focus'"),
+                        ('{AfMode = "Sharp"}', 'AfMode = "Sharp": expected one of Manual, Auto, Continuous'),
+                        ('{LensPosition = 99}', "LensPosition = 99: expected 0 to 32"),
+                        ('"macro"', "a table of libcamera controls")]:
+        path.write_text(f"[camera]\ncontrols = {text}\n", encoding="utf-8")
+        with pytest.raises(ConfigError, match=f"config {path}: \\[camera\\] controls = .* is not allowed: .*") as refused:
+            load_config(path)
+        assert named in str(refused.value)

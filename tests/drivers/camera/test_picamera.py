@@ -18,6 +18,9 @@ class FakePicamera2:
     """Records calls like picamera2.Picamera2; frames come from ``main_frame``/``lores_frame``."""
 
     instances: list[FakePicamera2] = []
+    # what picamera2 reads from libcamera: a v2 module (no autofocus) unless a test says otherwise
+    camera_controls: dict[str, Any] = {"AwbMode": (0, 7, 0), "ExposureTime": (1, 66666, 20000)}
+    sensor_modes: list[dict[str, Any]] = []
 
     def __init__(self, camera_num: int = 0) -> None:
         self.calls: list[tuple[str, Any]] = [("Picamera2", camera_num)]
@@ -165,3 +168,65 @@ def test_picamera2_missing_is_camera_error(monkeypatch: pytest.MonkeyPatch) -> N
 def test_capture_before_start() -> None:
     with pytest.raises(CameraError, match="not started"):
         open_camera("picamera").capture()
+
+
+# picamera2's sensor_modes for the v2 module (IMX219) and the Camera Module 3 (IMX708): a mode's
+# crop_limits is the part of the sensor it reads
+V2_MODES = [
+    {"size": (640, 480), "format": "SRGGB10_CSI2P", "crop_limits": (1000, 752, 1280, 960)},
+    {"size": (1640, 1232), "format": "SRGGB10_CSI2P", "crop_limits": (0, 0, 3280, 2464)},
+    {"size": (1920, 1080), "format": "SRGGB10_CSI2P", "crop_limits": (680, 692, 1920, 1080)},
+    {"size": (3280, 2464), "format": "SRGGB10_CSI2P", "crop_limits": (0, 0, 3280, 2464)},
+]
+MODULE3_MODES = [
+    {"size": (1536, 864), "format": "SRGGB10_CSI2P", "crop_limits": (768, 432, 3072, 1728)},
+    {"size": (2304, 1296), "format": "SRGGB10_CSI2P", "crop_limits": (0, 0, 4608, 2592)},
+    {"size": (4608, 2592), "format": "SRGGB10_CSI2P", "crop_limits": (0, 0, 4608, 2592)},
+]
+MODULE3_CONTROLS = {"AfMode": (0, 2, 0), "AfRange": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0),
+                    "AwbMode": (0, 7, 0)}
+
+
+def configured(fake: FakePicamera2) -> dict[str, Any]:
+    return next(kwargs for name, kwargs in fake.calls if name == "create_video_configuration")
+
+
+def test_a_camera_module_3_focuses_near_by_default(picamera2: type[FakePicamera2],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # libcamera starts its autofocus in manual mode at 1 dioptre (1 m); the shelf is ~20 cm away
+    monkeypatch.setattr(FakePicamera2, "camera_controls", MODULE3_CONTROLS)
+    with open_camera("picamera", size=(640, 480)):
+        assert configured(picamera2.instances[0])["controls"] == {"AfMode": 2, "AfRange": 1}
+
+
+def test_a_module_without_autofocus_gets_no_focus_controls(picamera2: type[FakePicamera2],
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    with open_camera("picamera", size=(640, 480)):
+        assert "controls" not in configured(picamera2.instances[0])
+    assert "no AfMode, AfRange on this camera" in caplog.text
+
+
+def test_a_fixed_focus_by_lens_position(picamera2: type[FakePicamera2],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(FakePicamera2, "camera_controls", MODULE3_CONTROLS)
+    with open_camera("picamera", controls={"AfMode": "Manual", "LensPosition": 5}):
+        assert configured(picamera2.instances[0])["controls"] == {"AfMode": 0, "LensPosition": 5.0}
+    with pytest.raises(ValueError, match="LensPosition .* needs AfMode"):
+        open_camera("picamera", controls={"AfMode": "Continuous", "LensPosition": 5})
+    with pytest.raises(ValueError, match="unknown libcamera control 'Focus'"):
+        open_camera("picamera", controls={"Focus": 5})
+
+
+@pytest.mark.parametrize(("modes", "size", "raw"), [
+    (V2_MODES, (640, 480), (1640, 1232)),        # not the 640x480 centre crop
+    (V2_MODES, (1920, 1080), (3280, 2464)),      # not the 1920x1080 crop either
+    (MODULE3_MODES, (640, 480), (2304, 1296)),   # not the 1536x864 crop
+])
+def test_the_raw_stream_sees_the_whole_sensor(picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch,
+                                              modes: list[dict[str, Any]], size: tuple[int, int],
+                                              raw: tuple[int, int]) -> None:
+    monkeypatch.setattr(FakePicamera2, "sensor_modes", modes)
+    with open_camera("picamera", size=size):
+        config = configured(picamera2.instances[0])
+        assert config["raw"] == {"size": raw, "format": "SRGGB10_CSI2P"}
+        assert config["main"]["size"] == size
