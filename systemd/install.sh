@@ -42,6 +42,13 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly src
 [[ -f $src/setup.py && -f $src/systemd/labkit.service && -f $src/firmware/default_config.toml ]] \
   || die "run this script from a checkout of the kit ($src has no setup.py)"
+# 32-bit Raspberry Pi OS (armhf): pip finds no OpenCV wheel built against the system's numpy 1.24
+# that picamera2 needs, so the install would fail half-way or break picamera2. Refuse it up front.
+architecture=$(dpkg --print-architecture 2>/dev/null || uname -m)
+case $architecture in
+  armhf | armel | armv6l | armv7l)
+    die "this is 32-bit Raspberry Pi OS ($architecture): the kit needs the 64-bit Raspberry Pi OS (bookworm, arm64), which runs on every Pi from the Zero 2 W up; see docs/install.md" ;;
+esac
 [[ $(id -u) -eq 0 ]] || die "run as root: sudo $0"
 
 # 1. Packages ---------------------------------------------------------------------------------------
@@ -78,6 +85,15 @@ if command -v raspi-config >/dev/null; then
   done
 else
   say "warning: raspi-config not found: enable I2C and SPI yourself (dtparam=i2c_arm=on, dtparam=spi=on)"
+fi
+# I2C runs at 100 kHz unless told otherwise: a whole 128x64 frame (1 KB) then takes about 90 ms;
+# at 400 kHz (every SSD1306/SH1106 module supports it) about 23 ms.
+boot_config=/boot/firmware/config.txt
+[[ -f $boot_config ]] || boot_config=/boot/config.txt
+if [[ -f $boot_config ]] && ! grep -q '^dtparam=i2c_arm_baudrate=' "$boot_config"; then
+  say "setting the I2C bus to 400 kHz in $boot_config"
+  echo 'dtparam=i2c_arm_baudrate=400000' >>"$boot_config"
+  reboot_needed=1
 fi
 
 # 3. The service user -------------------------------------------------------------------------------

@@ -245,3 +245,35 @@ def test_no_core_dumps(unit: Unit) -> None:
 def test_started_after_the_modules_and_devices_of_the_boot(unit: Unit) -> None:
     after = {name for line in unit["Unit"]["After"] for name in line.split()}
     assert {"systemd-modules-load.service", "systemd-udev-trigger.service"} <= after
+
+
+def run_install_on(tmp_path: Path, architecture: str) -> subprocess.CompletedProcess[str]:
+    """install.sh with stand-ins that say the machine's architecture and that it is not root (so it
+    stops before touching anything; apt-get and raspi-config fail if ever reached)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, body in {"dpkg": f"echo {architecture}", "id": "echo 1000",
+                       "apt-get": "echo reached apt-get >&2; exit 99",
+                       "raspi-config": "echo reached raspi-config >&2; exit 99"}.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    return subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, timeout=60,
+                          env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+
+
+def test_install_refuses_32_bit_pi_os_with_a_clear_reason(tmp_path: Path) -> None:
+    result = run_install_on(tmp_path, "armhf")
+    assert result.returncode != 0
+    assert "32-bit Raspberry Pi OS (armhf)" in result.stderr and "64-bit" in result.stderr, result.stderr
+    assert "reached" not in result.stderr
+
+
+def test_install_goes_on_for_64_bit_pi_os(tmp_path: Path) -> None:
+    result = run_install_on(tmp_path, "arm64")
+    assert result.returncode != 0 and "run as root" in result.stderr, result.stderr  # past the check
+
+
+def test_install_sets_the_i2c_bus_to_400_khz() -> None:
+    text = INSTALL.read_text(encoding="utf-8")
+    assert "echo 'dtparam=i2c_arm_baudrate=400000' >>\"$boot_config\"" in text
+    assert "/boot/firmware/config.txt" in text
