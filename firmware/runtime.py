@@ -342,7 +342,38 @@ def run_daemon(config: Config, options: RunOptions) -> int:
     if not_a_pi:
         log.warning("not a Raspberry Pi: running the simulator (use --simulate to say so)")
     with stderr_into(log_path if options.terminal_screen else None):
-        return _run_kit(config, options, state_dir)
+        status = _run_kit(config, options, state_dir)
+    exit_past_stuck_threads(status)
+    return status
+
+
+EXIT_GRACE_SECONDS = 1.0  # what is left of the unit's TimeoutStopSec= after SHUTDOWN_SECONDS, halved
+
+
+def exit_past_stuck_threads(status: int, grace: float = EXIT_GRACE_SECONDS,
+                            exit: Any = os._exit) -> None:
+    """Exit now with ``status`` if a thread the interpreter would wait for at exit is stuck.
+
+    Python joins every non-daemon thread at exit, among them concurrent.futures' workers: a camera
+    call stalled in its driver (``CaptureTimeout`` abandons it) would hold the process until systemd
+    kills it. The kit has stopped and closed its store by now; nothing is lost by leaving."""
+    deadline = time.monotonic() + grace
+    stuck = []
+    for thread in threading.enumerate():
+        if thread is threading.current_thread() or thread.daemon:
+            continue
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            stuck.append(thread.name)
+    if stuck:
+        log.warning("threads stuck in a driver (%s); exiting without waiting for them", ", ".join(stuck))
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        exit(status)
 
 
 def _run_kit(config: Config, options: RunOptions, state_dir: Path) -> int:

@@ -18,7 +18,7 @@ from drivers.led import FakeLed, LedError
 from firmware import reopen
 from firmware.config import load_config
 from firmware.reopen import PartReopener
-from firmware.runtime import SHUTDOWN_SECONDS, Kit, RunOptions, build_kit
+from firmware.runtime import EXIT_GRACE_SECONDS, SHUTDOWN_SECONDS, Kit, RunOptions, build_kit
 
 WAIT = 10.0  # generous: the loop and the reopener on a loaded CI machine
 
@@ -212,7 +212,7 @@ def test_the_shutdown_budget_is_below_the_units_stop_timeout() -> None:
 
     timeout = float(one(parse_unit(UNIT.read_text(encoding="utf-8")), "Service", "TimeoutStopSec"))
     # the loop's last turn (0.1 s), the store's close and the interpreter's exit take the rest
-    assert SHUTDOWN_SECONDS + 2 <= timeout
+    assert SHUTDOWN_SECONDS + EXIT_GRACE_SECONDS + 2 <= timeout
 
 
 # --- the last message stays on the panel --------------------------------------------------------
@@ -256,3 +256,34 @@ def test_a_configuration_error_before_the_display_opened_is_left_on_the_panel(
     assert "unknown key [camera] fps" in capsys.readouterr().out
     assert opened == ["luma"] and device.persist is True and device.calls == []
     assert device.image.getbbox() is not None
+
+
+def test_a_camera_call_stalled_in_its_driver_does_not_hold_the_exit() -> None:
+    # Python joins concurrent.futures' workers at exit: a capture stalled in the driver (abandoned by
+    # CaptureTimeout) would keep the process alive until systemd's SIGKILL
+    import subprocess
+    import sys
+
+    code = ("import threading\n"
+            "from drivers.camera.base import CaptureTimeout, CameraError\n"
+            "from firmware.runtime import exit_past_stuck_threads\n"
+            "guard = CaptureTimeout('picamera 0', 0.1)\n"
+            "try:\n"
+            "    guard.call(lambda: threading.Event().wait(), 'frame')\n"
+            "except CameraError:\n"
+            "    pass\n"
+            "guard.close()\n"
+            "exit_past_stuck_threads(3, grace=0.2)\n")
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert "threads stuck in a driver (picamera 0-capture_0)" in result.stderr
+
+
+def test_no_thread_stuck_means_an_ordinary_exit() -> None:
+    from firmware.runtime import exit_past_stuck_threads
+
+    exits: list[int] = []
+    exit_past_stuck_threads(0, grace=0.1, exit=exits.append)
+    assert exits == []
