@@ -75,7 +75,8 @@ def _enroll(faces_dir: str, refs_file: str) -> None:
         refs.save(refs_file)
     except OSError as exc:
         raise CliError("cannot_write", f"cannot write reference file {refs_file!r}: {exc.strerror or exc}") from None
-    _emit({"enrolled": list(refs.ingredients), "references": refs_file})
+    _emit({"enrolled": list(refs.ingredients), "references": refs_file,
+           **({"warnings": list(refs.warnings)} if refs.warnings else {})})
 
 
 def _identify(refs_file: str, images: list[str], tolerance: float) -> None:

@@ -23,6 +23,9 @@ from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
+from .count import unaccounted
+from .verify import SETTINGS as VERIFY_SETTINGS
+from .verify import VerifySettings, verify_card
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -314,7 +317,8 @@ class CardReader:
     raises: it reads "unsure" and logs a WARNING.
     """
 
-    def __init__(self, references: References, tolerance: float = 0.5) -> None:
+    def __init__(self, references: References, tolerance: float = 0.5,
+                 verify: VerifySettings = VERIFY_SETTINGS) -> None:
         if not isinstance(references, References):
             raise TypeError(f"references must be References, not {type(references).__name__}")
         self.references = references
@@ -323,6 +327,9 @@ class CardReader:
         self._fine = FineMatcher(references.faces)
         self._detector = Detector()
         self.tolerance = tolerance
+        if not isinstance(verify, VerifySettings):
+            raise TypeError(f"verify must be VerifySettings, not {type(verify).__name__}")
+        self.verify_settings = verify
 
     @property
     def tolerance(self) -> float:
@@ -375,8 +382,41 @@ class CardReader:
             if any(skewed(q) for q in quads) or may_hide_a_whole_card(small, quads):
                 reading = FrameReading("unsure", reading.cards)
         if reading.status != "ok":       # an empty reading too: glare may have swallowed a card's outline
-            return self._second_look(frame, small, scale, reading) or reading
+            reading = self._second_look(frame, small, scale, reading) or reading
+        if reading.status == "ok":
+            reading = self._verified(frame, reading)
+        if reading.status == "ok":
+            reading = self._counted(frame, small, scale, reading)
         return reading
+
+    def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading) -> FrameReading:
+        """``reading`` ("ok"), or unsure with the card-like outlines no named card accounts for
+        (``count.unaccounted``: a card in shadow, below the light the outlines were cut at)."""
+        named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
+        missed = unaccounted(frame, small, scale, named, copy.copy(self._detector), self._fine)
+        if not missed:
+            return reading
+        log.debug("card reader: unsure: %d card-like outline(s) beside the cards named", len(missed))
+        return FrameReading("unsure", reading.cards + [_sighting(None, q / scale, 0.0) for q in missed])
+
+    def _verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
+        """``reading`` ("ok") with every named card checked whole (``verify.verify_card``): a card
+        that fails is unnamed and the frame unsure; a card that passes carries the verdict's
+        probability of being right, where it is lower than the reading's confidence."""
+        cards, status = [], "ok"
+        for card in reading.cards:
+            if card.ingredient is None:
+                cards.append(card)
+                continue
+            verdict = verify_card(frame, np.asarray(card.quad, np.float32), card.ingredient, self._fine,
+                                  self.verify_settings)
+            if verdict.passed:
+                cards.append(CardSighting(card.ingredient, card.quad, min(card.confidence, verdict.probability)))
+            else:
+                log.debug("card reader: a card named fails verification: %s", verdict.reason)
+                cards.append(CardSighting(None, card.quad, verdict.probability))
+                status = "unsure"
+        return FrameReading(status, cards)
 
     def _read_outlines(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
         """Read the work image ``small`` (``frame`` scaled by ``scale``, maybe with cards painted out)

@@ -103,6 +103,8 @@ class References:
     """Enrolled faces: ingredient id -> upright card image (FACE_H x FACE_W x 3, BGR)."""
 
     faces: dict[str, np.ndarray]
+    #: what enrolment found worth telling (a face turned upright, faces alike); not saved
+    warnings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.faces:
@@ -150,7 +152,13 @@ def enroll(faces: Mapping[str, np.ndarray]) -> References:
             raise ValueError(f"ingredient ids must be non-empty strings, not {ing!r}")
         img = check_frame(image, f"face {ing!r}")
         out[ing] = canonical_card(img, locate_face(img), (FACE_W, FACE_H))
-    return References(out)
+    from .enrolment import alike_faces, upright_faces   # it needs the fine look, which needs this module
+
+    out, warnings = upright_faces(out)
+    warnings += alike_faces(out)
+    for warning in warnings:
+        log.warning("enrolment: %s", warning)
+    return References(out, tuple(warnings))
 
 
 def load_references(path: str | os.PathLike[str]) -> References:

@@ -1,0 +1,49 @@
+"""Enrolment knows which way up a face is and says when faces look alike or blank."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drivers.card_reader import enroll
+from drivers.card_reader.enrolment import alike_faces, upright_faces
+from tests.drivers.card_reader.ribbon_design import ribbon_faces
+
+
+@pytest.mark.parametrize("design", ["shipped", "ribbon"])
+def test_photos_turned_90_or_180_degrees_are_stored_upright_with_a_warning(design, faces) -> None:
+    source = dict(faces) if design == "shipped" else ribbon_faces()
+    upright = enroll(source)
+    assert upright.warnings == ()
+    turned = dict(source)
+    turned["toad"] = np.ascontiguousarray(np.rot90(source["toad"], 2))          # a scan fed upside down
+    if design == "ribbon":   # the shipped faces turned 90 degrees: locate_face finds another outline (left)
+        turned["fern"] = np.ascontiguousarray(np.rot90(source["fern"], 1))      # a photo on its side
+        turned["root"] = np.ascontiguousarray(np.rot90(source["root"], -1))     # ... the other side
+    refs = enroll(turned)
+    def alike(a: np.ndarray, b: np.ndarray) -> float:
+        x, y = a.astype(float).ravel(), b.astype(float).ravel()
+        return float(np.corrcoef(x, y)[0, 1])
+
+    for ing in ("toad", "fern", "root") if design == "ribbon" else ("toad",):
+        stored, wanted = refs.faces[ing], upright.faces[ing]
+        assert alike(stored, wanted) > 0.8 > alike(stored[::-1, ::-1], wanted), ing
+    assert {w.split("'")[1] for w in refs.warnings if "upside down" in w} <= {"toad", "fern", "root"}
+    assert any("'toad'" in w for w in refs.warnings)
+
+
+def test_upright_faces_leaves_upright_faces_alone_and_needs_three(faces) -> None:
+    fixed, warnings = upright_faces(faces)
+    assert warnings == [] and all(fixed[i] is faces[i] for i in faces)
+    two = {name: faces[name][::-1, ::-1] for name in list(faces)[:2]}
+    assert upright_faces(two) == (two, [])
+
+
+def test_faces_alike_or_blank_are_warned_about(references) -> None:
+    faces = dict(references.faces)
+    assert alike_faces(faces) == []
+    faces["claw"] = faces["fern"].copy()
+    faces["toad"] = np.full_like(faces["toad"], 120)
+    warnings = alike_faces(faces)
+    assert any("'fern' and 'claw'" in w for w in warnings)
+    assert any("'toad'" in w and "card back" in w for w in warnings)

@@ -1,0 +1,130 @@
+"""The verification stage: a named card must look like its enrolled face as a whole card."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from drivers.card_reader import CardReader, INGREDIENTS, enroll
+from drivers.card_reader.fine_look import FineMatcher
+from drivers.card_reader.reader import CardSighting, FrameReading
+from drivers.card_reader.scenes import Placement, compose_scene
+from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
+                                        lead_probability, side_ratio, verify_card)
+from tests.drivers.card_reader.ribbon_design import RIBBON, ribbon_faces
+
+
+@pytest.fixture(scope="module")
+def ribbon() -> dict[str, np.ndarray]:
+    return ribbon_faces()
+
+
+@pytest.fixture(scope="module")
+def ribbon_matcher(ribbon: dict[str, np.ndarray]) -> FineMatcher:
+    return FineMatcher(enroll(ribbon).faces)
+
+
+def scene(faces: dict[str, np.ndarray], ingredient: str, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    shot = compose_scene(faces, [Placement(ingredient, (0.5, 0.5), angle, 0.55)], "wood", seed=3)
+    return shot.image, np.array(shot.cards[0][1], np.float32)
+
+
+def down_to_the_ribbon(quad: np.ndarray) -> np.ndarray:
+    """The outline of the card's parchment above the title ribbon (an inner frame, 0.68 of it)."""
+    inner = quad.copy()
+    inner[2] = quad[1] + RIBBON[0] * (quad[2] - quad[1])
+    inner[3] = quad[0] + RIBBON[0] * (quad[3] - quad[0])
+    return inner
+
+
+def shrunk(quad: np.ndarray, share: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    return (centre + share * (quad - centre)).astype(np.float32)
+
+
+@pytest.mark.parametrize("ingredient", INGREDIENTS)
+def test_a_whole_card_passes_with_a_high_probability(ribbon, ribbon_matcher, ingredient) -> None:
+    image, quad = scene(ribbon, ingredient, 25.0)
+    verdict = verify_card(image, quad, ingredient, ribbon_matcher)
+    assert verdict.passed, verdict
+    assert verdict.probability > 0.99 and verdict.own > 0.8
+
+
+@pytest.mark.parametrize("ingredient", INGREDIENTS)
+def test_an_outline_stopped_at_the_title_ribbon_is_refused(ribbon, ribbon_matcher, ingredient) -> None:
+    # failure class 1: the quad covered about 0.7 of the card, then read as another ingredient
+    image, quad = scene(ribbon, ingredient, -30.0)
+    for named in INGREDIENTS:
+        verdict = verify_card(image, down_to_the_ribbon(quad), named, ribbon_matcher)
+        assert not verdict.passed and "sides" in verdict.reason, (named, verdict)
+
+
+@pytest.mark.parametrize("ingredient", INGREDIENTS)
+def test_an_inner_frame_of_a_card_s_proportions_is_refused(ribbon, ribbon_matcher, ingredient) -> None:
+    image, quad = scene(ribbon, ingredient, 60.0)
+    inner = shrunk(quad, 0.84)                   # 0.7 of the card's area, its aspect kept
+    for named in INGREDIENTS:
+        assert not verify_card(image, inner, named, ribbon_matcher).passed, named
+
+
+def test_the_same_holds_on_the_shipped_design(faces, references) -> None:
+    matcher = FineMatcher(references.faces)
+    for ingredient in INGREDIENTS:
+        image, quad = scene(faces, ingredient, 100.0)
+        assert verify_card(image, quad, ingredient, matcher).passed, ingredient
+        assert not verify_card(image, down_to_the_ribbon(quad), ingredient, matcher).passed
+        assert not verify_card(image, shrunk(quad, 0.84), ingredient, matcher).passed
+
+
+def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
+    image, quad = scene(ribbon, "toad", 10.0)
+    for named in INGREDIENTS:
+        if named != "toad":
+            verdict = verify_card(image, quad, named, ribbon_matcher)
+            assert not verdict.passed and verdict.lead < 0, (named, verdict)
+
+
+def test_an_ingredient_not_enrolled_fails(ribbon, ribbon_matcher) -> None:
+    image, quad = scene(ribbon, "toad", 10.0)
+    assert not verify_card(image, quad, "golem", ribbon_matcher).passed
+
+
+def test_the_reader_unnames_a_card_that_fails_and_is_unsure(ribbon) -> None:
+    reader = CardReader(enroll(ribbon))
+    image, quad = scene(ribbon, "claw", 15.0)
+    misfit = down_to_the_ribbon(quad)
+    corners = tuple((float(x), float(y)) for x, y in misfit)
+    checked = reader._verified(image, FrameReading("ok", [CardSighting("fern", corners, 0.6)]))  # type: ignore[arg-type]
+    assert checked.status == "unsure" and checked.cards[0].ingredient is None
+    whole = tuple((float(x), float(y)) for x, y in quad)
+    assert reader._verified(image, FrameReading("ok", [CardSighting("claw", whole, 0.9)])).status == "ok"  # type: ignore[arg-type]
+
+
+def test_geometry_helpers() -> None:
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    assert side_ratio(card) == pytest.approx(1.4)
+    past_bottom, past_top, all_round = grown_quads(card, 0.5)
+    assert past_bottom[2, 1] == pytest.approx(210) and past_bottom[0, 1] == 0
+    assert past_top[0, 1] == pytest.approx(-70) and past_top[2, 1] == 140
+    assert all_round[0] == pytest.approx([-12.5, -17.5]) and all_round[2] == pytest.approx([112.5, 157.5])
+
+
+def test_the_probability_rises_with_the_lead_and_is_fitted_to_known_readings() -> None:
+    assert lead_probability(-0.1) < 0.01 < lead_probability(0.06) < 0.99 < lead_probability(0.3)
+    rng = np.random.default_rng(1)
+    leads = np.concatenate([rng.normal(0.35, 0.1, 300), rng.normal(-0.05, 0.05, 60)])
+    right = [True] * 300 + [False] * 60
+    centre, width = fit_lead_probability(leads, right)
+    assert 0.0 < centre < 0.2 and width <= 0.1
+    with pytest.raises(ValueError, match="truths"):
+        fit_lead_probability([0.1, 0.2], [True])
+
+
+def test_settings_are_one_frozen_object() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SETTINGS.min_lead = 0.0  # type: ignore[misc]
+    with pytest.raises(TypeError, match="VerifySettings"):
+        CardReader(enroll(ribbon_faces()), verify={"min_lead": 0.0})  # type: ignore[arg-type]
+    assert isinstance(VerifySettings(), VerifySettings)
