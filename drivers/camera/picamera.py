@@ -117,7 +117,7 @@ class PiCamera(Camera):
                 "lores": {"size": self.lores_size, "format": "YUV420"},
             }
             if self.full_field:
-                self.raw_mode = full_field_mode(picam2.sensor_modes, self.size)
+                self.raw_mode = full_field_mode(_sensor_modes(picam2, self.name), self.size)
                 if self.raw_mode is not None:
                     streams["raw"] = self.raw_mode
                     log.info("%s: sensor mode %dx%d (the whole field, scaled to %dx%d)", self.name,
@@ -208,6 +208,17 @@ def full_field_mode(modes: Sequence[Mapping[str, Any]], size: tuple[int, ...]) -
     if pixel_format is not None:  # picamera2 gives a SensorFormat; its .format is the name
         raw["format"] = pixel_format if isinstance(pixel_format, str) else str(pixel_format.format)
     return raw
+
+
+def _sensor_modes(picam2: Any, camera: str) -> Sequence[Mapping[str, Any]]:
+    """picamera2's ``sensor_modes`` (it configures the camera once per mode to read them); none when
+    the sensor cannot say: libcamera then picks the mode, as before."""
+    try:
+        modes = picam2.sensor_modes
+    except Exception as error:  # an unusual sensor or an older picamera2
+        log.warning("%s: cannot list the sensor modes (%s); libcamera chooses", camera, error)
+        return []
+    return list(modes or [])
 
 
 def _close_quietly(picam2: Any, timeout: float = 5.0) -> None:

@@ -230,3 +230,15 @@ def test_the_raw_stream_sees_the_whole_sensor(picamera2: type[FakePicamera2], mo
         config = configured(picamera2.instances[0])
         assert config["raw"] == {"size": raw, "format": "SRGGB10_CSI2P"}
         assert config["main"]["size"] == size
+
+
+def test_a_sensor_that_cannot_list_its_modes_still_starts(picamera2: type[FakePicamera2],
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    def no_modes(self: FakePicamera2) -> list[dict[str, Any]]:
+        raise RuntimeError("no raw formats")
+
+    monkeypatch.setattr(FakePicamera2, "sensor_modes", property(no_modes))
+    with open_camera("picamera", size=(640, 480)) as camera:
+        assert "raw" not in configured(picamera2.instances[0]) and camera.capture().ndim == 3
+    assert "cannot list the sensor modes" in caplog.text
