@@ -3,7 +3,7 @@
 Pure Python, standard library only. See RULES.md for the rules it follows.
 
 >>> game = Game.from_code("DEMO")
->>> game.ask(parse_question(["mix", "mushroom", "toad"]))
+>>> game.ask(parse_question(["mix", "mushroom", "toad"])).to_data()
 {'potion': 'R+'}
 """
 
@@ -42,7 +42,21 @@ from engine.errors import (
     UnknownNameError,
     UnsupportedCodeError,
 )
-from engine.game import SCHEMA_VERSION, Game, LogEntry, Quality, require_signed, sale_quality
+from engine.answers import (
+    AnimationResult,
+    Answer,
+    AspectSign,
+    ExhibitionResult,
+    GolemTestResult,
+    LibraryOffered,
+    LibraryVerdict,
+    PairVerdict,
+    PotionMade,
+    Quality,
+    SaleResult,
+    Solution,
+)
+from engine.game import SCHEMA_VERSION, Game, LogEntry, require_signed, sale_quality
 from engine.options import Level, Rules, debunk_form, parse_level, parse_rules
 from engine.golem import GOLEMS, Golem, GolemReaction
 from engine.questions import (
@@ -62,6 +76,8 @@ from engine.questions import (
 )
 
 __all__ = [
+    "AnimationResult", "Answer", "AspectSign", "ExhibitionResult", "GolemTestResult", "LibraryOffered",
+    "LibraryVerdict", "PairVerdict", "PotionMade", "SaleResult", "Solution",
     "ALCHEMICALS", "COLOUR_NAMES", "GOLEMS", "INGREDIENT_IDS", "POTION_WORDS", "QUESTION_FORMS",
     "SCHEMA_VERSION", "SIGNED_POTIONS", "Alchemical", "Aspect", "Colour", "CommandError",
     "DebunkPair", "DebunkPotion", "DebunkSign", "DecodedCode", "Exhibit", "Game", "Golem",

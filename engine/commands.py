@@ -18,6 +18,7 @@ from engine.alchemy import (
 from engine.errors import CommandError, LabkitError, UnknownNameError
 from engine.game import Game
 from engine.options import Level, debunk_form
+from engine.answers import Answer
 from engine.questions import (
     DebunkPair,
     DebunkPotion,
@@ -48,8 +49,8 @@ QUESTION_FORMS: tuple[str, ...] = (
     "reveal",
 )
 
-SIMPLE_FORMS: dict[str, type[Question]] = {"mix": Mix, "sell": Sell, "exhibit": Exhibit, "reveal": Reveal}
-GOLEM_ACTIONS: dict[str, type[Question]] = {"test": GolemTest, "animate": GolemAnimate}
+SIMPLE_FORMS: dict[str, type[Question[Answer]]] = {"mix": Mix, "sell": Sell, "exhibit": Exhibit, "reveal": Reveal}
+GOLEM_ACTIONS: dict[str, type[Question[Answer]]] = {"test": GolemTest, "animate": GolemAnimate}
 
 
 def _expect(words: Sequence[str], count: int, form: str) -> None:
@@ -65,7 +66,7 @@ def _is_ingredient(word: str) -> bool:
     return True
 
 
-def question_form(words: Sequence[str], game: Game | None = None) -> type[Question]:
+def question_form(words: Sequence[str], game: Game | None = None) -> type[Question[Answer]]:
     """Which question the words ask, from the verb (and for ``debunk``, the shape of the words).
 
     A debunk whose words fit no form is read as the game's own debunk, so that its error names
@@ -116,7 +117,7 @@ def question_form(words: Sequence[str], game: Game | None = None) -> type[Questi
     )
 
 
-def parse_question(words: Sequence[str], game: Game | None = None) -> Question:
+def parse_question(words: Sequence[str], game: Game | None = None) -> Question[Answer]:
     """Read one question from its words; with a game, its options are checked before the words.
 
     The order of errors: an unknown command, then what the game's options forbid (rules, golem,

@@ -1,9 +1,9 @@
 """A game: the secret assignment, its code, level, rules, golem, and the log of questions asked.
 
 >>> game = Game.from_code("DEMO")
->>> game.ask(Mix(Ingredient.MUSHROOM, Ingredient.TOAD))
-{'potion': 'R+'}
->>> game.ask(Sell(Potion.RED_MINUS, Ingredient.MUSHROOM, Ingredient.TOAD))
+>>> game.ask(Mix(Ingredient.MUSHROOM, Ingredient.TOAD)).potion
+<Potion.RED_PLUS: 'R+'>
+>>> game.ask(Sell(Potion.RED_MINUS, Ingredient.MUSHROOM, Ingredient.TOAD)).to_data()
 {'quality': 'wrong'}
 >>> [entry.public_data()["ask"] for entry in game.log]
 ['mix', 'sell']
@@ -11,11 +11,11 @@
 
 from __future__ import annotations
 
-import enum
 import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from typing import cast
 from dataclasses import dataclass, field
 
 from engine.alchemy import (
@@ -33,7 +33,22 @@ from engine.codes import Permutation, decode_code, encode_code
 from engine.errors import IllegalQuestionError, LogFormatError
 from engine.golem import GOLEMS, Golem
 from engine.options import Level, Rules, check_form, check_golem_allowed, parse_level, parse_rules
+from engine.answers import (
+    AnimationResult,
+    Answer,
+    AspectSign,
+    ExhibitionResult,
+    GolemTestResult,
+    LibraryOffered,
+    LibraryVerdict,
+    PairVerdict,
+    PotionMade,
+    Quality,
+    SaleResult,
+    Solution,
+)
 from engine.questions import (
+    A,
     DebunkPair,
     DebunkPotion,
     DebunkSign,
@@ -51,15 +66,6 @@ from engine.questions import (
 )
 
 SCHEMA_VERSION = 1
-
-
-class Quality(enum.Enum):
-    """How well a sold potion matches the order (RULES.md §4)."""
-
-    EXACT = "exact"
-    SIGN = "sign"
-    NEUTRAL = "neutral"
-    WRONG = "wrong"
 
 
 def sale_quality(ordered: Potion, made: Potion) -> Quality:
@@ -95,7 +101,7 @@ class LogEntry:
     """One question, its answer, and when it was asked (seconds since the epoch)."""
 
     time: float
-    question: Question
+    question: Question[Answer]
     answer: PlainData
 
     def to_data(self) -> PlainData:
@@ -232,7 +238,7 @@ class Game:
         """
         return mix(*self._pair(first, second))
 
-    def check_form(self, form: type[Question]) -> None:
+    def check_form(self, form: type[Question[Answer]]) -> None:
         """Refuse a form of question that this game's rules, level or golem forbid (before its words).
 
         >>> Game.from_code("DEMO", Level.MASTER).check_form(DebunkSign)
@@ -242,7 +248,7 @@ class Game:
         """
         check_form(form, self.rules, self.level, golem=self.is_golem_game, code=self.code)
 
-    def answer(self, question: Question) -> PlainData:
+    def answer(self, question: Question[A]) -> A:
         """The answer to a question, without logging it (as the stateless ``labkit ask`` gives it).
 
         Problems are named in a fixed order: the game's options (rules, golem, level), then the
@@ -250,41 +256,44 @@ class Game:
         before its ingredients).
 
         >>> Game.from_code("AAAA", Level.APPRENTICE).answer(DebunkSign(Ingredient.FERN, Colour.B))
-        {'sign': '-'}
+        AspectSign(sign=-1)
         """
         self.check_form(type(question))
+        # each question class is answered by the answer class it names: Mix by PotionMade...
+        return cast(A, self._answer(question))
+
+    def _answer(self, question: Question[Answer]) -> Answer:
         if isinstance(question, Mix):
-            return {"potion": self.experiment(question.first, question.second).value}
+            return PotionMade(self.experiment(question.first, question.second))
         if isinstance(question, Sell):
             ordered = require_signed(question.potion)
-            return {"quality": sale_quality(ordered, self.experiment(question.first, question.second)).value}
+            return SaleResult(sale_quality(ordered, self.experiment(question.first, question.second)))
         if isinstance(question, DebunkSign):
-            sign = self.alchemical_of(question.ingredient).aspect(question.colour).sign
-            return {"sign": "+" if sign > 0 else "-"}
+            return AspectSign(self.alchemical_of(question.ingredient).aspect(question.colour).sign)
         if isinstance(question, DebunkPair):
-            return {"makes": self.experiment(question.first, question.second) is question.potion}
+            return PairVerdict(self.experiment(question.first, question.second) is question.potion)
         if isinstance(question, DebunkPotion):
-            return {"potion": self.experiment(question.first, question.second).value}
+            return PotionMade(self.experiment(question.first, question.second))
         if isinstance(question, Exhibit):
             promised = require_signed(question.potion)
-            return {"success": self.experiment(question.first, question.second) is promised}
+            return ExhibitionResult(self.experiment(question.first, question.second) is promised)
         if isinstance(question, GolemTest):
             chest, ears = self._require_golem().reaction_to(self.alchemical_of(question.ingredient))
-            return {"chest": chest, "ears": ears}
+            return GolemTestResult(chest, ears)
         if isinstance(question, GolemAnimate):
             pair = set(self._pair(question.first, question.second))
-            return {"animated": pair == set(self._require_golem().animating_alchemicals())}
+            return AnimationResult(pair == set(self._require_golem().animating_alchemicals()))
         if isinstance(question, LibraryOffer):
             self._require_golem()
-            return {"ingredients": [ingredient.id for ingredient in self.rng.sample(list(Ingredient), 4)]}
+            return LibraryOffered(tuple(self.rng.sample(list(Ingredient), 4)))
         if isinstance(question, LibraryAnswer):
             self._require_golem()
-            return {"class": library_class(self.alchemical_of(question.ingredient)).value}
+            return LibraryVerdict(library_class(self.alchemical_of(question.ingredient)))
         if isinstance(question, Reveal):
             return self.reveal()
         raise TypeError(f"not a question: {question!r}")
 
-    def ask(self, question: Question) -> PlainData:
+    def ask(self, question: Question[A]) -> A:
         """Answer a question in the game in progress and record it in the log.
 
         Unlike ``answer`` it follows the game so far: the palace library answers only for one of
@@ -292,21 +301,20 @@ class Game:
 
         >>> game = Game.from_code("AAAA")
         >>> game.ask(Mix(Ingredient.FERN, Ingredient.CLAW)), len(game.log)
-        ({'potion': 'G+'}, 1)
+        (PotionMade(potion=<Potion.GREEN_PLUS: 'G+'>), 1)
         """
         self.check_form(type(question))
         if isinstance(question, LibraryAnswer):
             self._require_offered(question.ingredient)
         reply = self.answer(question)
-        self.log.append(LogEntry(self.clock(), question, reply))
+        self.log.append(LogEntry(self.clock(), question, reply.to_data()))
         return reply
 
     def library_offer(self) -> tuple[Ingredient, ...] | None:
         """The four ingredients the library last offered, until one of them is chosen; else ``None``.
 
         >>> game = Game.from_code("AAAAQ")
-        >>> offered = game.ask(LibraryOffer())["ingredients"]
-        >>> [ingredient.id for ingredient in game.library_offer() or ()] == offered
+        >>> game.ask(LibraryOffer()).ingredients == game.library_offer()
         True
         """
         for entry in reversed(self.log):
@@ -345,19 +353,16 @@ class Game:
         )
         return first, second
 
-    def reveal(self) -> PlainData:
+    def reveal(self) -> Solution:
         """Everything: each ingredient's alchemical, and the golem with its animating pair.
 
-        >>> Game.from_code("AAAA").reveal()["ingredients"]["feather"]
+        >>> Game.from_code("AAAA").reveal().alchemical_of(Ingredient.FEATHER).notation
         'NNN'
         """
-        golem: PlainData | None = None
-        if self.golem is not None:
-            golem = {**self.golem.to_data(), "animate": [ingredient.id for ingredient in self.golem_animators()]}
-        return {
-            "ingredients": {ingredient.id: self.alchemical_of(ingredient).notation for ingredient in Ingredient},
-            "golem": golem,
-        }
+        alchemicals = tuple(self.alchemical_of(ingredient) for ingredient in Ingredient)
+        if self.golem is None:
+            return Solution(alchemicals)
+        return Solution(alchemicals, self.golem, self.golem_animators())
 
     def library_class_of(self, ingredient: Ingredient) -> LibraryClass:
         """Sun or moon for one ingredient (golem games only).

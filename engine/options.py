@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 
 from engine.errors import IllegalQuestionError, OptionError, UnknownNameError
+from engine.answers import Answer
 from engine.questions import (
     DebunkPair,
     DebunkPotion,
@@ -72,16 +73,16 @@ def parse_rules(text: str) -> Rules:
     raise UnknownNameError("rules", text, tuple(rules.value for rules in Rules))
 
 
-GOLEM_FORMS: tuple[type[Question], ...] = (GolemTest, GolemAnimate, LibraryOffer, LibraryAnswer)
+GOLEM_FORMS: tuple[type[Question[Answer]], ...] = (GolemTest, GolemAnimate, LibraryOffer, LibraryAnswer)
 """The King's Golem's own device functions (§5): the golem, and the palace library."""
 
-ALCHYMISTI_FORMS: tuple[type[Question], ...] = (Mix, Sell, DebunkPotion, Reveal)
+ALCHYMISTI_FORMS: tuple[type[Question[Answer]], ...] = (Mix, Sell, DebunkPotion, Reveal)
 """Everything the Alchymisti app does (003, §6): new game, mix, sell, debunk, show solutions."""
 
-DEBUNK_FORMS: tuple[type[Question], ...] = (DebunkSign, DebunkPair, DebunkPotion)
+DEBUNK_FORMS: tuple[type[Question[Answer]], ...] = (DebunkSign, DebunkPair, DebunkPotion)
 
 
-def debunk_form(rules: Rules, level: Level) -> type[Question]:
+def debunk_form(rules: Rules, level: Level) -> type[Question[Answer]]:
     """The one debunk a game asks: by its level in the Alchemists rules, a pair's potion in Alchymisti.
 
     >>> debunk_form(Rules.ALCHYMISTI, Level.APPRENTICE).form
@@ -103,7 +104,7 @@ def _other(option: enum.Enum) -> str:
     return next(str(item.value) for item in type(option) if item is not option)
 
 
-def check_form(form: type[Question], rules: Rules, level: Level, *, golem: bool, code: str) -> None:
+def check_form(form: type[Question[Answer]], rules: Rules, level: Level, *, golem: bool, code: str) -> None:
     """Refuse a form of question that the game's options forbid, naming the option.
 
     Order: the rules first (they decide which functions exist), then the golem, then the level.

@@ -10,17 +10,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from engine.alchemy import Colour, Ingredient, Potion, parse_colour, parse_ingredient, parse_potion
+from engine.answers import (
+    AnimationResult,
+    Answer,
+    AspectSign,
+    ExhibitionResult,
+    GolemTestResult,
+    LibraryOffered,
+    LibraryVerdict,
+    PairVerdict,
+    PlainData as PlainData,  # re-exported: the plain data of questions and answers
+    PotionMade,
+    SaleResult,
+    Solution,
+)
 from engine.errors import LogFormatError
 
-PlainData = dict[str, object]
+A = TypeVar("A", bound=Answer, covariant=True)
+"""The answer type of a question."""
 
 
 @dataclass(frozen=True)
-class Question:
-    """Base of all questions; ``kind`` is the word of the command language."""
+class Question(Generic[A]):
+    """Base of all questions, typed by their answer; ``kind`` is the word of the command language.
+
+    ``Question[Answer]`` is any question.
+    """
 
     kind: ClassVar[str] = ""
     form: ClassVar[str] = ""
@@ -52,7 +70,7 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Mix(Question):
+class Mix(Question[PotionMade]):
     """An experiment (test on a student, or drink it): which potion do two ingredients make?"""
 
     kind: ClassVar[str] = "mix"
@@ -62,7 +80,7 @@ class Mix(Question):
 
 
 @dataclass(frozen=True)
-class Sell(Question):
+class Sell(Question[SaleResult]):
     """A sale: how close do two ingredients come to the potion the adventurer ordered?"""
 
     kind: ClassVar[str] = "sell"
@@ -73,7 +91,7 @@ class Sell(Question):
 
 
 @dataclass(frozen=True)
-class DebunkSign(Question):
+class DebunkSign(Question[AspectSign]):
     """Apprentice debunk: the sign of one aspect of one ingredient (shown to everyone)."""
 
     kind: ClassVar[str] = "debunk"
@@ -84,7 +102,7 @@ class DebunkSign(Question):
 
 
 @dataclass(frozen=True)
-class DebunkPair(Question):
+class DebunkPair(Question[PairVerdict]):
     """Master debunk: do these two ingredients make this potion? (shown to everyone)."""
 
     kind: ClassVar[str] = "debunk"
@@ -96,7 +114,7 @@ class DebunkPair(Question):
 
 
 @dataclass(frozen=True)
-class DebunkPotion(Question):
+class DebunkPotion(Question[PotionMade]):
     """Debunk of the "Alchymisti" variant (seed 003): the potion a pair makes, shown publicly."""
 
     kind: ClassVar[str] = "debunk"
@@ -107,7 +125,7 @@ class DebunkPotion(Question):
 
 
 @dataclass(frozen=True)
-class Exhibit(Question):
+class Exhibit(Question[ExhibitionResult]):
     """Exhibition: was the promised potion made?"""
 
     kind: ClassVar[str] = "exhibit"
@@ -118,7 +136,7 @@ class Exhibit(Question):
 
 
 @dataclass(frozen=True)
-class GolemTest(Question):
+class GolemTest(Question[GolemTestResult]):
     """Golem test: one ingredient; does the chest glow, do the ears steam?"""
 
     kind: ClassVar[str] = "golem test"
@@ -127,7 +145,7 @@ class GolemTest(Question):
 
 
 @dataclass(frozen=True)
-class GolemAnimate(Question):
+class GolemAnimate(Question[AnimationResult]):
     """Animate the golem with two secretly chosen ingredients."""
 
     kind: ClassVar[str] = "golem animate"
@@ -137,7 +155,7 @@ class GolemAnimate(Question):
 
 
 @dataclass(frozen=True)
-class LibraryOffer(Question):
+class LibraryOffer(Question[LibraryOffered]):
     """Palace library: the device offers four random ingredients (hidden from others)."""
 
     kind: ClassVar[str] = "library offer"
@@ -145,7 +163,7 @@ class LibraryOffer(Question):
 
 
 @dataclass(frozen=True)
-class LibraryAnswer(Question):
+class LibraryAnswer(Question[LibraryVerdict]):
     """Palace library: is this ingredient's alchemical of the sun or the moon?"""
 
     kind: ClassVar[str] = "library"
@@ -154,7 +172,7 @@ class LibraryAnswer(Question):
 
 
 @dataclass(frozen=True)
-class Reveal(Question):
+class Reveal(Question[Solution]):
     """The big reveal at the end of the game."""
 
     kind: ClassVar[str] = "reveal"
@@ -175,7 +193,7 @@ def _ingredients(data: Mapping[str, object], count: int) -> list[Ingredient]:
     return [parse_ingredient(item) for item in value]
 
 
-def question_from_data(data: Mapping[str, object]) -> Question:
+def question_from_data(data: Mapping[str, object]) -> Question[Answer]:
     """Read a question back from the plain data of ``Question.to_data``.
 
     >>> question_from_data({"ask": "debunk", "ingredients": ["fern"], "colour": "R"})

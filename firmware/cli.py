@@ -162,7 +162,7 @@ def command_ask(args: Sequence[str]) -> int:
     if not choice.rules_given and decode_code(rest[0]).golem is not None:
         rules = Rules.ALCHEMISTS  # a golem code is a King's Golem game, whatever the configured rules
     game = Game.from_code(rest[0], choice.level, rules)
-    print_json(game.answer(parse_question(rest[1:], game)))
+    print_json(game.answer(parse_question(rest[1:], game)).to_data())  # JSON only here, at the edge
     return 0
 
 

@@ -31,6 +31,7 @@ from engine import (
     question_form,
     require_signed,
 )
+from engine.answers import Answer
 from engine.questions import PlainData, Question
 from firmware.session import GameOptions, GameSession
 
@@ -130,8 +131,8 @@ class ConsoleProtocol:
         if verb == "reveal":
             if rest != ["confirm"]:
                 raise CommandError("the reveal shows every answer to everyone: send 'reveal confirm'")
-            return self.session.ask(Reveal())
-        return self.session.ask(self._question(words, read_shelf))
+            return self.session.ask(Reveal()).to_data()
+        return self.session.ask(self._question(words, read_shelf)).to_data()  # JSON only here, at the edge
 
     def _new(self, words: Sequence[str]) -> PlainData:
         defaults = self.default_options()
@@ -140,7 +141,7 @@ class ConsoleProtocol:
         game = self.session.new_game(options)
         return {"code": game.code}
 
-    def _question(self, words: Sequence[str], read_shelf: Callable[[], ShelfReading]) -> Question:
+    def _question(self, words: Sequence[str], read_shelf: Callable[[], ShelfReading]) -> Question[Answer]:
         """The question of a line: its form, then the game's options, then the shelf or the words."""
         if not words:
             raise CommandError("empty line: send 'help' for the commands")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import Game, IllegalQuestionError, LabkitError, Level, Question, Rules, decode_code
-from engine.questions import PlainData
+from engine.questions import A, PlainData
 from firmware.store import MemoryStore, StorageError, Store
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class GameSession:
             raise NoGameError()
         return self.game
 
-    def ask(self, question: Question) -> PlainData:
+    def ask(self, question: Question[A]) -> A:
         """Answer a question about the game in progress and record it before returning."""
         game = self.require_game()
         reply = game.ask(question)

@@ -25,7 +25,7 @@ from engine import (
     parse_ingredient,
     parse_potion,
 )
-from engine.alchemy import INGREDIENT_IDS as INGREDIENTS, POTION_WORDS as POTIONS
+from engine.alchemy import POTION_WORDS as POTIONS
 from firmware.screens.views import (
     DebunkSignView,
     DebunkYesNoView,
@@ -55,7 +55,7 @@ def experiment(ui: LabUi) -> None:
     def done(pair: tuple[str, ...]) -> None:
         reply = ui.ask(Mix(*map(parse_ingredient, pair)))
         if reply is not None:
-            ui.show_result(PotionView(str(reply["potion"])))
+            ui.show_result(PotionView(reply.potion.value))
 
     ui.log_action("experiment")
     ui.push(cards(ui, 2, done))
@@ -67,7 +67,7 @@ def sell(ui: LabUi) -> None:
         def done(pair: tuple[str, ...]) -> None:
             reply = ui.ask(Sell(parse_potion(potion), *map(parse_ingredient, pair)))
             if reply is not None:
-                ui.show_result(SaleView(str(reply["quality"])))
+                ui.show_result(SaleView(reply.quality.value))
 
         ui.push(cards(ui, 2, done))
 
@@ -81,7 +81,7 @@ def exhibition(ui: LabUi) -> None:
         def done(pair: tuple[str, ...]) -> None:
             reply = ui.ask(Exhibit(parse_potion(potion), *map(parse_ingredient, pair)))
             if reply is not None:
-                ui.show_result(ExhibitionView(potion, bool(reply["success"])))
+                ui.show_result(ExhibitionView(potion, reply.success))
 
         ui.push(cards(ui, 2, done))
 
@@ -97,7 +97,7 @@ def debunk(ui: LabUi) -> None:
         def variant(pair: tuple[str, ...]) -> None:
             reply = ui.ask(DebunkPotion(*map(parse_ingredient, pair)))
             if reply is not None:
-                ui.show_result(PotionView(str(reply["potion"]), title="debunk.title"))
+                ui.show_result(PotionView(reply.potion.value, title="debunk.title"))
 
         ui.push(PickStep(ui, 2, variant))
     elif game.level is Level.MASTER:
@@ -106,7 +106,7 @@ def debunk(ui: LabUi) -> None:
                 first, second = map(parse_ingredient, pair)
                 reply = ui.ask(DebunkPair(first, second, parse_potion(potion)))
                 if reply is not None:
-                    ui.show_result(DebunkYesNoView(potion, bool(reply["makes"])))
+                    ui.show_result(DebunkYesNoView(potion, reply.makes))
 
             ui.push(ChoiceStep(ui, "potion", "choose.debunk_potion", potion_chosen, POTIONS))
 
@@ -116,7 +116,7 @@ def debunk(ui: LabUi) -> None:
             def colour_chosen(colour: str) -> None:
                 reply = ui.ask(DebunkSign(parse_ingredient(chosen[0]), parse_colour(colour)))
                 if reply is not None:
-                    ui.show_result(DebunkSignView(colour, str(reply["sign"])))
+                    ui.show_result(DebunkSignView(colour, "+" if reply.sign > 0 else "-"))
 
             ui.push(ChoiceStep(ui, "colour", "choose.colour", colour_chosen))
 
@@ -128,7 +128,7 @@ def golem_test(ui: LabUi) -> None:
     def done(chosen: tuple[str, ...]) -> None:
         reply = ui.ask(GolemTest(parse_ingredient(chosen[0])))
         if reply is not None:
-            ui.show_result(GolemTestView(bool(reply["chest"]), bool(reply["ears"])))
+            ui.show_result(GolemTestView(reply.chest, reply.ears))
 
     ui.log_action("golem test")
     ui.push(cards(ui, 1, done))
@@ -139,7 +139,7 @@ def golem_animate(ui: LabUi) -> None:
     def done(pair: tuple[str, ...]) -> None:
         reply = ui.ask(GolemAnimate(*map(parse_ingredient, pair)))
         if reply is not None:
-            ui.show_result(GolemAnimationView(bool(reply["animated"])))
+            ui.show_result(GolemAnimationView(reply.animated))
 
     ui.log_action("golem animate")
     ui.push(PickStep(ui, 2, done))
@@ -164,7 +164,7 @@ class LibraryStep(Step):
         elif button == "ok":
             reply = self.ui.ask(LibraryAnswer(parse_ingredient(self.offered[self.selected])))
             if reply is not None:
-                self.ui.show_result(LibraryAnswerView(str(reply["class"])))
+                self.ui.show_result(LibraryAnswerView(reply.library_class.value))
 
 
 def library(ui: LabUi) -> None:
@@ -173,6 +173,4 @@ def library(ui: LabUi) -> None:
     reply = ui.ask(LibraryOffer())
     if reply is None:
         return
-    offered = reply.get("ingredients")
-    if isinstance(offered, list) and offered and all(name in INGREDIENTS for name in offered):
-        ui.push(LibraryStep(ui, tuple(str(name) for name in offered)))
+    ui.push(LibraryStep(ui, tuple(ingredient.id for ingredient in reply.ingredients)))

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 
 from engine import LabkitError, Question
-from engine.questions import PlainData
+from engine.questions import A
 from firmware.i18n import LANGUAGES
 from firmware.screens.draw import COLOUR, MONO, render_view
 from firmware.screens.text import Raw, Text, TextDoesNotFit, msg
@@ -206,7 +206,7 @@ class LabUi:
 
     # -- the game ---------------------------------------------------------------------------
 
-    def ask(self, question: Question) -> PlainData | None:
+    def ask(self, question: Question[A]) -> A | None:
         """Ask the session (logged and saved); an engine error becomes a message and ``None``."""
         try:
             reply = self.session.ask(question)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from engine import Reveal
-from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
+from engine import Ingredient, Reveal, Size, Solution
 from firmware.screens.views import (
     ConfirmView,
     HoldView,
@@ -93,20 +91,18 @@ class ConfirmStep(Step):
             self.armed = True
 
 
-def reveal_pages(reply: Mapping[str, object]) -> list[object]:
+def reveal_pages(solution: Solution) -> list[object]:
     """One page per ingredient, then the golem's page in golem games."""
-    alchemicals = reply.get("ingredients")
-    notations = alchemicals if isinstance(alchemicals, dict) else {}
-    golem = reply.get("golem")
-    pages = 9 if isinstance(golem, dict) else 8
+    golem, pair = solution.golem, solution.animators
+    pages = 9 if golem is not None else 8
     views: list[object] = [
-        RevealIngredientView(name, str(notations.get(name, "")), index + 1, pages)
-        for index, name in enumerate(INGREDIENTS)
+        RevealIngredientView(ingredient.id, solution.alchemical_of(ingredient).notation, index + 1, pages)
+        for index, ingredient in enumerate(Ingredient)
     ]
-    if isinstance(golem, dict):
-        chest, ears, pair = golem["chest"], golem["ears"], golem["animate"]
-        views.append(RevealGolemView(chest["colour"], chest["size"] == "large", ears["colour"],
-                                     ears["size"] == "large", (pair[0], pair[1]), 9, 9))
+    if golem is not None and pair is not None:
+        chest, ears = golem.chest, golem.ears
+        views.append(RevealGolemView(chest.colour.name, chest.size is Size.LARGE, ears.colour.name,
+                                     ears.size is Size.LARGE, (pair[0].id, pair[1].id), 9, 9))
     return views
 
 

@@ -34,7 +34,7 @@ def test_official_code_vectors(code: str, permutation: tuple[int, ...]) -> None:
 
 
 def test_tutorial_code_mushroom_and_toad_make_healing() -> None:
-    assert Game.from_code("DEMO").ask(Mix(Ingredient.MUSHROOM, Ingredient.TOAD)) == {"potion": Potion.RED_PLUS.value}
+    assert Game.from_code("DEMO").ask(Mix(Ingredient.MUSHROOM, Ingredient.TOAD)).to_data() == {"potion": Potion.RED_PLUS.value}
 
 
 def test_every_old_code_decodes_and_is_listed_among_its_permutations_codes() -> None:

@@ -50,38 +50,38 @@ def golem_game(index: int = 5) -> Game:
 
 def test_demo_assignment_as_the_tutorial_plays_it() -> None:
     assert DEMO.alchemical_of(Ingredient.MUSHROOM).notation == "Ppn"
-    assert DEMO.answer(Mix(Ingredient.MUSHROOM, Ingredient.TOAD)) == {"potion": "R+"}
+    assert DEMO.answer(Mix(Ingredient.MUSHROOM, Ingredient.TOAD)).to_data() == {"potion": "R+"}
 
 
 @pytest.mark.parametrize("first, second", INGREDIENT_PAIRS)
 def test_experiment_matches_the_mixing_rule(first: Ingredient, second: Ingredient) -> None:
     expected = mix(DEMO.alchemical_of(first), DEMO.alchemical_of(second))
-    assert DEMO.answer(Mix(first, second)) == {"potion": expected.value}
+    assert DEMO.answer(Mix(first, second)).to_data() == {"potion": expected.value}
 
 
 def test_sale_qualities() -> None:
     by_potion = {DEMO.experiment(a, b): (a, b) for a, b in INGREDIENT_PAIRS}
     a, b = by_potion[Potion.RED_PLUS]
-    assert DEMO.answer(Sell(Potion.RED_PLUS, a, b)) == {"quality": "exact"}
-    assert DEMO.answer(Sell(Potion.BLUE_PLUS, a, b)) == {"quality": "sign"}
-    assert DEMO.answer(Sell(Potion.GREEN_MINUS, a, b)) == {"quality": "wrong"}
+    assert DEMO.answer(Sell(Potion.RED_PLUS, a, b)).to_data() == {"quality": "exact"}
+    assert DEMO.answer(Sell(Potion.BLUE_PLUS, a, b)).to_data() == {"quality": "sign"}
+    assert DEMO.answer(Sell(Potion.GREEN_MINUS, a, b)).to_data() == {"quality": "wrong"}
     n1, n2 = by_potion[Potion.NEUTRAL]
-    assert DEMO.answer(Sell(Potion.GREEN_MINUS, n1, n2)) == {"quality": "neutral"}
+    assert DEMO.answer(Sell(Potion.GREEN_MINUS, n1, n2)).to_data() == {"quality": "neutral"}
 
 
 @given(st.sampled_from(list(Ingredient)), st.sampled_from(list(Colour)))
 def test_apprentice_debunk_gives_the_sign(ingredient: Ingredient, colour: Colour) -> None:
     sign = DEMO.alchemical_of(ingredient).aspect(colour).sign
-    assert APPRENTICE.answer(DebunkSign(ingredient, colour)) == {"sign": "+" if sign > 0 else "-"}
+    assert APPRENTICE.answer(DebunkSign(ingredient, colour)).to_data() == {"sign": "+" if sign > 0 else "-"}
 
 
 @given(st.sampled_from(INGREDIENT_PAIRS), st.sampled_from(list(Potion)))
 def test_master_debunk_and_exhibition(pair: tuple[Ingredient, Ingredient], potion: Potion) -> None:
     made = DEMO.experiment(*pair)
-    assert DEMO.answer(DebunkPair(*pair, potion)) == {"makes": made is potion}
-    assert VARIANT.answer(DebunkPotion(*pair)) == {"potion": made.value}
+    assert DEMO.answer(DebunkPair(*pair, potion)).to_data() == {"makes": made is potion}
+    assert VARIANT.answer(DebunkPotion(*pair)).to_data() == {"potion": made.value}
     if potion is not Potion.NEUTRAL:
-        assert DEMO.answer(Exhibit(potion, *pair)) == {"success": made is potion}
+        assert DEMO.answer(Exhibit(potion, *pair)).to_data() == {"success": made is potion}
 
 
 @pytest.mark.parametrize("index", range(24))
@@ -92,20 +92,20 @@ def test_golem_test_and_library(index: int) -> None:
     for ingredient in Ingredient:
         alchemical = game.alchemical_of(ingredient)
         chest, ears = golem.reaction_to(alchemical)
-        assert game.answer(GolemTest(ingredient)) == {"chest": chest, "ears": ears}
-        assert game.answer(LibraryAnswer(ingredient)) == {"class": library_class(alchemical).value}
+        assert game.answer(GolemTest(ingredient)).to_data() == {"chest": chest, "ears": ears}
+        assert game.answer(LibraryAnswer(ingredient)).to_data() == {"class": library_class(alchemical).value}
 
 
 def test_library_offers_four_distinct_ingredients() -> None:
     game = golem_game()
     for _ in range(50):
-        offer = game.answer(LibraryOffer())["ingredients"]
+        offer = game.answer(LibraryOffer()).to_data()["ingredients"]
         assert isinstance(offer, list) and len(set(offer)) == 4
 
 
 def test_reveal_shows_everything_and_the_golem() -> None:
     game = golem_game(0)
-    reveal = game.reveal()
+    reveal = game.reveal().to_data()
     assert reveal["ingredients"] == {i.id: game.alchemical_of(i).notation for i in Ingredient}
     assert sorted(reveal["ingredients"].values()) == sorted(a.notation for a in ALCHEMICALS)  # type: ignore[union-attr]
     golem = reveal["golem"]
@@ -113,8 +113,8 @@ def test_reveal_shows_everything_and_the_golem() -> None:
     assert golem["chest"] == {"colour": "R", "size": "large"}
     assert golem["ears"] == {"colour": "G", "size": "large"}
     first, second = golem["animate"]
-    assert game.answer(GolemAnimate(Ingredient[first.upper()], Ingredient[second.upper()])) == {"animated": True}
-    assert DEMO.reveal()["golem"] is None
+    assert game.answer(GolemAnimate(Ingredient[first.upper()], Ingredient[second.upper()])).to_data() == {"animated": True}
+    assert DEMO.reveal().to_data()["golem"] is None
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_reveal_shows_everything_and_the_golem() -> None:
 def test_an_ingredient_cannot_be_mixed_with_itself(question) -> None:
     game = golem_game()
     with pytest.raises(IllegalQuestionError) as caught:
-        game.ask(question)
+        game.ask(question).to_data()
     assert caught.value.kind == "same_ingredient"
     assert "cannot be mixed" in str(caught.value)
     assert game.log == []
@@ -137,7 +137,7 @@ def test_an_ingredient_cannot_be_mixed_with_itself(question) -> None:
 def test_golem_questions_in_a_base_game_are_refused(question) -> None:
     game = Game.from_code("DEMO")
     with pytest.raises(IllegalQuestionError) as caught:
-        game.ask(question)
+        game.ask(question).to_data()
     assert caught.value.kind == "no_golem"
     assert "DEMO" in str(caught.value)
     assert game.log == []
@@ -147,7 +147,7 @@ def test_golem_questions_in_a_base_game_are_refused(question) -> None:
                                       Exhibit(Potion.NEUTRAL, Ingredient.FERN, Ingredient.TOAD)])
 def test_the_neutral_potion_cannot_be_ordered_or_promised(question) -> None:
     with pytest.raises(IllegalQuestionError) as caught:
-        DEMO.answer(question)
+        DEMO.answer(question).to_data()
     assert caught.value.kind == "neutral_potion"
 
 
@@ -169,12 +169,12 @@ def test_the_log_records_every_question_with_time_and_round_trips_through_json()
                  DebunkPair(Ingredient.FERN, Ingredient.CLAW, Potion.NEUTRAL),
                  Exhibit(Potion.BLUE_PLUS, Ingredient.TOAD, Ingredient.ROOT),
                  GolemTest(Ingredient.SCORPION), GolemAnimate(Ingredient.FERN, Ingredient.FLOWER), LibraryOffer()]
-    answers = [game.ask(question) for question in questions]
+    answers = [game.ask(question).to_data() for question in questions]
     game.level = Level.APPRENTICE  # the level may change during a game; the log keeps both debunks
     offered = game.library_offer()
     assert offered is not None
     questions += [DebunkSign(Ingredient.FEATHER, Colour.G), LibraryAnswer(offered[2]), Reveal()]
-    answers += [game.ask(question) for question in questions[-3:]]
+    answers += [game.ask(question).to_data() for question in questions[-3:]]
     assert [entry.question for entry in game.log] == questions
     assert [entry.answer for entry in game.log] == answers
     assert [entry.time for entry in game.log] == [float(t) for t in range(len(questions))]
@@ -187,14 +187,14 @@ def test_the_log_records_every_question_with_time_and_round_trips_through_json()
 def test_public_history_never_names_private_ingredients_nor_secret_answers() -> None:
     game = golem_game()
     game.level = Level.APPRENTICE
-    game.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
-    game.ask(GolemTest(Ingredient.SCORPION))
-    game.ask(LibraryOffer())
+    game.ask(Mix(Ingredient.FERN, Ingredient.TOAD)).to_data()
+    game.ask(GolemTest(Ingredient.SCORPION)).to_data()
+    game.ask(LibraryOffer()).to_data()
     offered = game.library_offer()
     assert offered is not None
-    game.ask(LibraryAnswer(offered[0]))
-    game.ask(DebunkSign(Ingredient.FEATHER, Colour.G))
-    game.ask(Reveal())
+    game.ask(LibraryAnswer(offered[0])).to_data()
+    game.ask(DebunkSign(Ingredient.FEATHER, Colour.G)).to_data()
+    game.ask(Reveal()).to_data()
     public = [entry.public_data() for entry in game.log]
     assert "ingredients" not in public[0] and "potion" in public[0]
     assert "ingredients" not in public[1] and set(public[1]) >= {"chest", "ears"}

@@ -58,6 +58,6 @@ def test_in_every_golem_game_exactly_two_ingredients_animate() -> None:
     for golem in GOLEMS:
         game = Game.from_code(base + golem_letter(base, golem))
         animating = [
-            pair for pair in itertools.combinations(Ingredient, 2) if game.answer(GolemAnimate(*pair))["animated"]
+            pair for pair in itertools.combinations(Ingredient, 2) if game.answer(GolemAnimate(*pair)).to_data()["animated"]
         ]
         assert animating == [game.golem_animators()]

@@ -70,10 +70,10 @@ def test_every_question_is_answered_or_refused_as_the_options_say(rules: Rules, 
     game = game_with(rules, level, golem)
     for question in EVERY_QUESTION:
         if allowed(question, rules, level, golem and rules is Rules.ALCHEMISTS):
-            game.answer(question)
+            game.answer(question).to_data()
             continue
         with pytest.raises(IllegalQuestionError) as caught:
-            game.answer(question)
+            game.answer(question).to_data()
         error = caught.value
         assert error.kind in ("not_in_rules", "not_at_level", "no_golem"), (question, error)
         if isinstance(error, OptionError):  # the message names the option and its value
@@ -91,7 +91,7 @@ def test_every_question_is_answered_or_refused_as_the_options_say(rules: Rules, 
 def test_a_debunk_of_the_other_level_names_the_level_and_its_own_debunk(level: Level, form: Question, other: str) -> None:
     game = Game.from_code("DEMO", level)
     with pytest.raises(OptionError) as caught:
-        game.ask(form)
+        game.ask(form).to_data()
     assert (caught.value.kind, caught.value.option) == ("not_at_level", "level")
     assert f"level {level.value}" in caught.value.message and other in caught.value.message
     assert game.log == []
@@ -100,9 +100,9 @@ def test_a_debunk_of_the_other_level_names_the_level_and_its_own_debunk(level: L
 def test_the_master_debunk_says_yes_or_no_only_and_never_the_potion() -> None:
     game = Game.from_code("DEMO", Level.MASTER)
     with pytest.raises(OptionError) as caught:
-        game.ask(DebunkPotion(Ingredient.MUSHROOM, TOAD))
+        game.ask(DebunkPotion(Ingredient.MUSHROOM, TOAD)).to_data()
     assert caught.value.kind == "not_in_rules" and "alchymisti" in caught.value.message
-    assert game.ask(DebunkPair(Ingredient.MUSHROOM, TOAD, Potion.RED_PLUS)) == {"makes": True}
+    assert game.ask(DebunkPair(Ingredient.MUSHROOM, TOAD, Potion.RED_PLUS)).to_data() == {"makes": True}
 
 
 @pytest.mark.parametrize("question", [Exhibit(Potion.RED_PLUS, FERN, TOAD), GolemTest(FERN), LibraryOffer(),
@@ -110,7 +110,7 @@ def test_the_master_debunk_says_yes_or_no_only_and_never_the_potion() -> None:
 def test_alchymisti_has_no_exhibition_no_golem_and_its_own_debunk(question: Question) -> None:
     game = Game.from_code("DEMO", rules=Rules.ALCHYMISTI)
     with pytest.raises(OptionError) as caught:
-        game.ask(question)
+        game.ask(question).to_data()
     assert caught.value.kind == "not_in_rules" and "alchymisti rules" in caught.value.message
     assert (caught.value.option, caught.value.allowing) == ("rules", "alchemists")
     assert game.log == []
@@ -131,37 +131,37 @@ def test_a_saved_golem_game_under_alchymisti_rules_still_resumes_but_asks_no_gol
     game = Game.from_data(saved)
     assert (game.code, game.rules) == (code, Rules.ALCHYMISTI)
     with pytest.raises(OptionError):
-        game.ask(GolemTest(FERN))
+        game.ask(GolemTest(FERN)).to_data()
 
 
 def test_the_library_answers_once_for_one_of_the_offered_ingredients() -> None:
     game = Game.from_code(golem_code())
     with pytest.raises(IllegalQuestionError) as caught:
-        game.ask(LibraryAnswer(FERN))
+        game.ask(LibraryAnswer(FERN)).to_data()
     assert caught.value.kind == "no_library_offer" and "library offer" in caught.value.message
-    offered = game.ask(LibraryOffer())["ingredients"]
+    offered = game.ask(LibraryOffer()).to_data()["ingredients"]
     assert isinstance(offered, list)
     refused = next(ingredient for ingredient in Ingredient if ingredient.id not in offered)
     with pytest.raises(IllegalQuestionError) as caught:
-        game.ask(LibraryAnswer(refused))
+        game.ask(LibraryAnswer(refused)).to_data()
     assert caught.value.kind == "not_offered" and refused.id in caught.value.message
     assert all(name in caught.value.message for name in offered)
-    game.ask(Mix(FERN, TOAD))  # another question between the offer and the choice keeps the offer
+    game.ask(Mix(FERN, TOAD)).to_data()  # another question between the offer and the choice keeps the offer
     chosen = Ingredient[str(offered[3]).upper()]
-    assert game.ask(LibraryAnswer(chosen))["class"] in ("sun", "moon")
+    assert game.ask(LibraryAnswer(chosen)).to_data()["class"] in ("sun", "moon")
     with pytest.raises(IllegalQuestionError) as caught:
-        game.ask(LibraryAnswer(chosen))  # one choice per offer
+        game.ask(LibraryAnswer(chosen)).to_data()  # one choice per offer
     assert caught.value.kind == "no_library_offer"
     assert [entry.question.kind for entry in game.log] == ["library offer", "mix", "library"]
     restored = Game.from_data(game.to_data())
     assert restored.library_offer() is None
-    restored.ask(LibraryOffer())
+    restored.ask(LibraryOffer()).to_data()
     assert Game.from_data(restored.to_data()).library_offer() == restored.library_offer()
 
 
 def test_the_stateless_answer_gives_the_library_class_of_any_ingredient() -> None:
     game = Game.from_code(golem_code())
-    assert {game.answer(LibraryAnswer(ingredient))["class"] for ingredient in Ingredient} == {"sun", "moon"}
+    assert {game.answer(LibraryAnswer(ingredient)).to_data()["class"] for ingredient in Ingredient} == {"sun", "moon"}
     assert game.log == []
 
 
@@ -192,7 +192,7 @@ def test_a_question_wrong_in_two_ways_names_the_more_basic_problem(line: str, ru
     then each word in order, then what the rules say of the arguments."""
     game = Game.from_code("DEMO", level, rules)
     with pytest.raises(LabkitError) as caught:
-        game.ask(parse_question(line.split(), game))
+        game.ask(parse_question(line.split(), game)).to_data()
     assert caught.value.kind == kind, caught.value.message
     assert game.log == []
 
@@ -201,3 +201,33 @@ def test_the_debunk_error_of_a_form_names_that_form() -> None:
     with pytest.raises(LabkitError) as caught:
         parse_question(["debunk", "fern"], Game.from_code("DEMO", Level.MASTER))
     assert "debunk ING ING POTION" in caught.value.message
+
+
+# -- typed answers: each question names its answer class; JSON only at the edges -----------------
+
+def test_each_question_is_answered_by_the_frozen_value_it_names() -> None:
+    import dataclasses
+    import json
+
+    from engine import (
+        AnimationResult, AspectSign, ExhibitionResult, GolemTestResult, LibraryOffered, LibraryVerdict,
+        PairVerdict, PotionMade, SaleResult, Solution,
+    )
+
+    named = {Mix: PotionMade, Sell: SaleResult, DebunkSign: AspectSign, DebunkPair: PairVerdict,
+             DebunkPotion: PotionMade, Exhibit: ExhibitionResult, GolemTest: GolemTestResult,
+             GolemAnimate: AnimationResult, LibraryOffer: LibraryOffered, LibraryAnswer: LibraryVerdict,
+             Reveal: Solution}
+    answered = set()
+    for rules, level, golem in OPTIONS:
+        game = game_with(rules, level, golem)
+        for question in EVERY_QUESTION:
+            if not allowed(question, rules, level, golem and rules is Rules.ALCHEMISTS):
+                continue
+            reply = game.answer(question)
+            assert type(reply) is named[type(question)], (question, reply)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(reply, dataclasses.fields(reply)[0].name, None)
+            assert json.loads(json.dumps(reply.to_data())) == reply.to_data()
+            answered.add(type(question))
+    assert answered == set(named)

@@ -26,8 +26,8 @@ from firmware.store import GameStore, MemoryStore, StorageError
 def test_a_game_survives_a_restart(tmp_path: Path) -> None:
     session = GameSession(GameStore.open(tmp_path))
     game = session.new_game(GameOptions(rules=Rules.ALCHYMISTI, level=Level.MASTER))
-    first = session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
-    session.ask(Mix(Ingredient.ROOT, Ingredient.CLAW))
+    first = session.ask(Mix(Ingredient.FERN, Ingredient.TOAD)).to_data()
+    session.ask(Mix(Ingredient.ROOT, Ingredient.CLAW)).to_data()
     session.store.close()
 
     again = GameSession(GameStore.open(tmp_path))
@@ -42,18 +42,18 @@ def test_a_game_survives_a_restart(tmp_path: Path) -> None:
 def test_the_library_offer_is_kept_across_a_restart(tmp_path: Path) -> None:
     session = GameSession(GameStore.open(tmp_path))
     session.new_game(GameOptions(golem=True))
-    offered = session.ask(LibraryOffer())["ingredients"]
+    offered = session.ask(LibraryOffer()).to_data()["ingredients"]
     assert isinstance(offered, list)
     session.store.close()
     again = GameSession(GameStore.open(tmp_path))
     again.resume()
     not_offered = next(ingredient for ingredient in Ingredient if ingredient.id not in offered)
     with pytest.raises(IllegalQuestionError) as caught:
-        again.ask(LibraryAnswer(not_offered))
+        again.ask(LibraryAnswer(not_offered)).to_data()
     assert caught.value.kind == "not_offered"
-    assert again.ask(LibraryAnswer(parse_ingredient(str(offered[1]))))["class"] in ("sun", "moon")
+    assert again.ask(LibraryAnswer(parse_ingredient(str(offered[1])))).to_data()["class"] in ("sun", "moon")
     with pytest.raises(IllegalQuestionError):
-        again.ask(LibraryAnswer(parse_ingredient(str(offered[1]))))
+        again.ask(LibraryAnswer(parse_ingredient(str(offered[1])))).to_data()
     assert [entry["ask"] for entry in again.history()] == ["library offer", "library"]
 
 
@@ -72,7 +72,7 @@ def test_a_golem_code_is_restored_with_the_alchemists_rules_unless_others_are_as
 def test_restore_replaces_the_game_and_keeps_the_level(tmp_path: Path) -> None:
     session = GameSession(GameStore.open(tmp_path))
     session.new_game(GameOptions(level=Level.MASTER))
-    session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
+    session.ask(Mix(Ingredient.FERN, Ingredient.TOAD)).to_data()
     game = session.restore("demo")
     assert game.code == "DEMO" and game.level is Level.MASTER and game.log == []
     assert session.store.load().log == []  # type: ignore[union-attr]
@@ -90,7 +90,7 @@ def test_a_bad_code_changes_nothing(tmp_path: Path) -> None:
 def test_questions_need_a_game() -> None:
     session = GameSession(MemoryStore())
     with pytest.raises(NoGameError) as caught:
-        session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
+        session.ask(Mix(Ingredient.FERN, Ingredient.TOAD)).to_data()
     assert caught.value.kind == "no_game"
 
 
@@ -119,8 +119,8 @@ def test_a_full_disk_moves_the_game_to_memory_and_says_so(expected_errors) -> No
     expected_errors.expect("storage failed")
     session = GameSession(FailingStore(ok_writes=2))
     session.new_game(GameOptions())
-    session.ask(Mix(Ingredient.FERN, Ingredient.TOAD))
-    reply = session.ask(Mix(Ingredient.ROOT, Ingredient.TOAD))
+    session.ask(Mix(Ingredient.FERN, Ingredient.TOAD)).to_data()
+    reply = session.ask(Mix(Ingredient.ROOT, Ingredient.TOAD)).to_data()
     assert "potion" in reply
     assert session.problem is not None and "disk is full" in session.problem
     assert not isinstance(session.store, FailingStore)

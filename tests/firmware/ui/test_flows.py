@@ -68,7 +68,7 @@ def start(table: Table, *, golem: bool = False, master: bool = False, variant: b
 def answer(table: Table, question: object) -> dict:
     game = table.session.game
     assert game is not None
-    return game.answer(question)  # type: ignore[arg-type]
+    return game.answer(question).to_data()  # type: ignore[arg-type]
 
 
 def test_no_game_menu_offers_new_restore_settings() -> None:
