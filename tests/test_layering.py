@@ -75,6 +75,11 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def test_firmware_has_no_import_cycle() -> None:
+    cycle = find_cycle(import_graph("firmware"))
+    assert cycle is None, " -> ".join(cycle or [])
+
+
 def test_the_cycle_finder_sees_a_lazy_import_cycle(tmp_path: Path) -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycle(graph) == ["a", "b", "c", "a"]

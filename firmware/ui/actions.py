@@ -40,17 +40,17 @@ from firmware.screens.views import (
 from firmware.ui.steps import ChoiceStep, Done, PickStep, ScanStep, Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 
-def cards(ui: LabUi, count: int, done: Done) -> Step:
+def cards(ui: Host, count: int, done: Done) -> Step:
     """Read ``count`` cards from the shelf, or choose them by hand when the camera is out."""
     if ui.camera_fault:
         return PickStep(ui, count, done)
     return ScanStep(ui, count, done)
 
 
-def experiment(ui: LabUi) -> None:
+def experiment(ui: Host) -> None:
     """Test on a student or drink it: two cards, the potion large for the table."""
     def done(pair: tuple[str, ...]) -> None:
         reply = ui.ask(Mix(*map(parse_ingredient, pair)))
@@ -61,7 +61,7 @@ def experiment(ui: LabUi) -> None:
     ui.push(cards(ui, 2, done))
 
 
-def sell(ui: LabUi) -> None:
+def sell(ui: Host) -> None:
     """Sell: the ordered potion, two cards, the quality level large."""
     def ordered(potion: str) -> None:
         def done(pair: tuple[str, ...]) -> None:
@@ -75,7 +75,7 @@ def sell(ui: LabUi) -> None:
     ui.push(ChoiceStep(ui, "potion", "choose.potion", ordered))
 
 
-def exhibition(ui: LabUi) -> None:
+def exhibition(ui: Host) -> None:
     """Exhibition: the promised potion, two cards, success or failure."""
     def promised(potion: str) -> None:
         def done(pair: tuple[str, ...]) -> None:
@@ -89,7 +89,7 @@ def exhibition(ui: LabUi) -> None:
     ui.push(ChoiceStep(ui, "potion", "choose.promised", promised))
 
 
-def debunk(ui: LabUi) -> None:
+def debunk(ui: Host) -> None:
     """Debunk, publicly: by level, or the potion of a pair in the variant rules."""
     game = ui.session.require_game()
     ui.log_action("debunk")
@@ -123,7 +123,7 @@ def debunk(ui: LabUi) -> None:
         ui.push(PickStep(ui, 1, ingredient_chosen))
 
 
-def golem_test(ui: LabUi) -> None:
+def golem_test(ui: Host) -> None:
     """Golem test: one card; the chest and the ears, drawn as the golem."""
     def done(chosen: tuple[str, ...]) -> None:
         reply = ui.ask(GolemTest(parse_ingredient(chosen[0])))
@@ -134,7 +134,7 @@ def golem_test(ui: LabUi) -> None:
     ui.push(cards(ui, 1, done))
 
 
-def golem_animate(ui: LabUi) -> None:
+def golem_animate(ui: Host) -> None:
     """Animate the golem: two ingredients chosen secretly with the buttons; alive or not."""
     def done(pair: tuple[str, ...]) -> None:
         reply = ui.ask(GolemAnimate(*map(parse_ingredient, pair)))
@@ -148,7 +148,7 @@ def golem_animate(ui: LabUi) -> None:
 class LibraryStep(Step):
     """Palace library, private: the four offered ingredients; ok asks sun or moon, back leaves."""
 
-    def __init__(self, ui: LabUi, offered: tuple[str, ...]) -> None:
+    def __init__(self, ui: Host, offered: tuple[str, ...]) -> None:
         super().__init__(ui)
         self.offered = offered
         self.selected = 0
@@ -167,7 +167,7 @@ class LibraryStep(Step):
                 self.ui.show_result(LibraryAnswerView(reply.library_class.value))
 
 
-def library(ui: LabUi) -> None:
+def library(ui: Host) -> None:
     """Palace library: the device offers four random ingredients, the player picks one."""
     ui.log_action("library")
     reply = ui.ask(LibraryOffer())

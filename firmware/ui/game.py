@@ -12,7 +12,7 @@ from firmware.session import GameOptions
 from firmware.ui.steps import Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 LETTERS = string.ascii_uppercase
 FINISH = "✓"
@@ -21,13 +21,13 @@ FINISH = "✓"
 RULES_TEXT: dict[Rules, Text] = {Rules.ALCHEMISTS: "rules.base", Rules.ALCHYMISTI: "rules.variant"}
 
 
-def stored_level(ui: LabUi) -> Level:
+def stored_level(ui: Host) -> Level:
     """The level setting (for new and restored games), else the configured default."""
     value = ui.setting("level", ui.context.default_options.level.value)
     return next((level for level in Level if level.value == value), ui.context.default_options.level)
 
 
-def stored_rules(ui: LabUi) -> Rules:
+def stored_rules(ui: Host) -> Rules:
     """The rules last chosen for a new game, else the configured default."""
     value = ui.setting("rules", ui.context.default_options.rules.value)
     return next((rules for rules in Rules if rules.value == value), ui.context.default_options.rules)
@@ -45,7 +45,7 @@ def code_error_text(error: LabkitError) -> Text:
 class CodeStep(Step):
     """The game code, large, until ok (or back)."""
 
-    def __init__(self, ui: LabUi, code: str) -> None:
+    def __init__(self, ui: Host, code: str) -> None:
         super().__init__(ui)
         self.code = code
 
@@ -57,7 +57,7 @@ class CodeStep(Step):
             self.ui.home()
 
 
-def show_code(ui: LabUi) -> None:
+def show_code(ui: Host) -> None:
     ui.log_action("show code")
     ui.push(CodeStep(ui, ui.session.require_game().code))
 
@@ -65,7 +65,7 @@ def show_code(ui: LabUi) -> None:
 class NewGameStep(Step):
     """Rules, level, King's Golem; ok on a line changes it, ok on Start draws the game."""
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         self.rules = stored_rules(ui)
         self.level = stored_level(ui)
@@ -113,7 +113,7 @@ class NewGameStep(Step):
         self.ui.check_problem()
 
 
-def new_game(ui: LabUi) -> None:
+def new_game(ui: Host) -> None:
     ui.push(NewGameStep(ui))
 
 
@@ -125,7 +125,7 @@ class RestoreStep(Step):
     a good one asks the rules and level of the game before continuing it.
     """
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         self.letters = ""
         self.current = "A"
@@ -174,7 +174,7 @@ class RestoreStep(Step):
 class RestoreOptionsStep(Step):
     """After a good code: the rules (base codes only) and the level of the game to continue."""
 
-    def __init__(self, ui: LabUi, code: str, golem: bool) -> None:
+    def __init__(self, ui: Host, code: str, golem: bool) -> None:
         super().__init__(ui)
         self.code, self.golem = code, golem
         self.rules = Rules.ALCHEMISTS if golem else stored_rules(ui)
@@ -219,6 +219,6 @@ class RestoreOptionsStep(Step):
         self.ui.check_problem()
 
 
-def restore(ui: LabUi) -> None:
+def restore(ui: Host) -> None:
     ui.log_action("restore")
     ui.push(RestoreStep(ui))

@@ -9,7 +9,7 @@ from firmware.screens.views import HistoryEntry, HistoryView
 from firmware.ui.steps import Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 
 def history_entry(data: Mapping[str, object]) -> HistoryEntry | None:
@@ -47,7 +47,7 @@ def history_entry(data: Mapping[str, object]) -> HistoryEntry | None:
 class HistoryStep(Step):
     """Public results, newest first; up/down scroll, ok or back go home."""
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         entries = (history_entry(data) for data in reversed(ui.session.history()))
         self.entries = tuple(entry for entry in entries if entry is not None)
@@ -65,6 +65,6 @@ class HistoryStep(Step):
             self.ui.pop()
 
 
-def history(ui: LabUi) -> None:
+def history(ui: Host) -> None:
     ui.log_action("history")
     ui.push(HistoryStep(ui))

@@ -12,7 +12,7 @@ from firmware.screens.views import ConfirmView
 from firmware.ui.steps import MenuStep, Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 Entry = tuple[Text, Callable[[], None]]
 
@@ -20,14 +20,14 @@ Entry = tuple[Text, Callable[[], None]]
 class HomeMenu(MenuStep):
     """The bottom of the stack: back does nothing here."""
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui, "menu.title", self.entries_now)
 
     def entries_now(self) -> list[Entry]:
         ui = self.ui
         current = ui.session.game
 
-        def run(flow: Callable[[LabUi], None]) -> Callable[[], None]:
+        def run(flow: Callable[[Host], None]) -> Callable[[], None]:
             return lambda: flow(ui)
 
         if current is None:
@@ -57,10 +57,10 @@ class HomeMenu(MenuStep):
             super().press(button)
 
 
-def replacing(flow: Callable[[LabUi], None]) -> Callable[[LabUi], None]:
+def replacing(flow: Callable[[Host], None]) -> Callable[[Host], None]:
     """The flow, after the player confirms that the game in progress will be replaced."""
 
-    def confirm_first(ui: LabUi) -> None:
+    def confirm_first(ui: Host) -> None:
         ui.push(ConfirmReplaceStep(ui, flow))
 
     return confirm_first
@@ -69,7 +69,7 @@ def replacing(flow: Callable[[LabUi], None]) -> Callable[[LabUi], None]:
 class ConfirmReplaceStep(Step):
     """Replace the game in progress? ok: go on to the flow, back: keep the game."""
 
-    def __init__(self, ui: LabUi, flow: Callable[[LabUi], None]) -> None:
+    def __init__(self, ui: Host, flow: Callable[[Host], None]) -> None:
         super().__init__(ui)
         self.flow = flow
 
@@ -84,7 +84,7 @@ class ConfirmReplaceStep(Step):
             self.ui.pop()
 
 
-def golem_menu(ui: LabUi) -> None:
+def golem_menu(ui: Host) -> None:
     """Golem: test (one card) or animate (two ingredients chosen secretly)."""
     ui.push(MenuStep(ui, "menu.golem", lambda: [
         ("menu.golem_test", lambda: actions.golem_test(ui)),

@@ -14,7 +14,7 @@ from firmware.screens.views import (
 from firmware.ui.steps import Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 HOLD_SECONDS = 3.0
 BOTH = frozenset({"ok", "back"})
@@ -25,7 +25,7 @@ class HoldStep(Step):
 
     wants_holds = True
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         self.since: float | None = None
         self.progress = 0.0
@@ -65,7 +65,7 @@ class ConfirmStep(Step):
 
     wants_holds = True
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         self.armed = not (ui.pressed & BOTH)
 
@@ -111,7 +111,7 @@ class RevealStep(Step):
 
     wants_holds = True
 
-    def __init__(self, ui: LabUi, pages: list[object]) -> None:
+    def __init__(self, ui: Host, pages: list[object]) -> None:
         super().__init__(ui)
         self.pages = pages
         self.page = 0
@@ -132,6 +132,6 @@ class RevealStep(Step):
                 self.ui.home()
 
 
-def reveal(ui: LabUi) -> None:
+def reveal(ui: Host) -> None:
     ui.log_action("reveal asked")
     ui.push(HoldStep(ui))

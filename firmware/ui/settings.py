@@ -17,7 +17,7 @@ from firmware.ui.game import stored_level
 from firmware.ui.steps import MessageStep, Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 TOLERANCES = (0.2, 0.35, 0.5, 0.65, 0.8)
 """Reader tolerance steps: low refuses doubtful cards more often, high misreads more often."""
@@ -37,7 +37,7 @@ def _next(values: tuple[object, ...], current: object) -> object:
 class SettingsStep(Step):
     """The settings list: up/down select, ok changes the value (or starts the enrolment)."""
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         self.selected = 0
 
@@ -102,7 +102,7 @@ class CalibrationStep(Step):
 
     cards = 1
 
-    def __init__(self, ui: LabUi) -> None:
+    def __init__(self, ui: Host) -> None:
         super().__init__(ui)
         self.index = 0
         self.step = "lay"
@@ -153,6 +153,6 @@ class CalibrationStep(Step):
                                                      error=not enrolled)))
 
 
-def settings(ui: LabUi) -> None:
+def settings(ui: Host) -> None:
     ui.log_action("settings")
     ui.push(SettingsStep(ui))

@@ -1,6 +1,6 @@
 """The building blocks of every flow: one screen each, chained by callbacks.
 
-A flow is a stack of steps on :class:`~firmware.ui.app.LabUi`: the top step draws the view and
+A flow is a stack of steps on :class:`~firmware.ui.host.Host`: the top step draws the view and
 gets the button presses. ``back`` usually pops the step (the previous one shows again); a result
 screen goes home on ok or back. Steps never log ingredients, alchemicals or the game code.
 """
@@ -20,46 +20,20 @@ from firmware.screens.views import (
     ScanPromptView,
 )
 from firmware.ui.base import Shelf
+from firmware.ui.host import Step as Step  # the base class lives with the Host protocol
 
 if TYPE_CHECKING:
     from firmware.screens.text import Text
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 Done = Callable[[tuple[str, ...]], None]
 """What a flow does with the chosen ingredients (ids in the project notation)."""
 
 
-class Step:
-    """One screen of a flow: its view, and what the buttons and the card reader do to it."""
-
-    cards = 0
-    """How many cards this screen waits for on the shelf."""
-
-    def __init__(self, ui: LabUi) -> None:
-        self.ui = ui
-
-    def view(self) -> object:
-        raise NotImplementedError
-
-    def press(self, button: str) -> None:
-        """A button press (up, down, ok, back); the default: back or ok pops."""
-        if button in ("ok", "back"):
-            self.ui.pop()
-
-    def release(self, button: str) -> None:
-        """A button release (most steps ignore it)."""
-
-    def shelf(self, shelf: Shelf) -> None:
-        """A card reader event (most steps ignore it)."""
-
-    def tick(self, now: float) -> None:
-        """Time passes."""
-
-
 class MessageStep(Step):
     """A message over the flow: ok or back shows the step underneath again."""
 
-    def __init__(self, ui: LabUi, message: MessageView) -> None:
+    def __init__(self, ui: Host, message: MessageView) -> None:
         super().__init__(ui)
         self.message = message
 
@@ -70,7 +44,7 @@ class MessageStep(Step):
 class ResultStep(Step):
     """A result (public or private): ok or back goes home."""
 
-    def __init__(self, ui: LabUi, result: object) -> None:
+    def __init__(self, ui: Host, result: object) -> None:
         super().__init__(ui)
         self.result = result
 
@@ -88,7 +62,7 @@ class MenuStep(Step):
     The highlight follows its line when the list changes (a game started, a golem game).
     """
 
-    def __init__(self, ui: LabUi, title: Text,
+    def __init__(self, ui: Host, title: Text,
                  entries: Callable[[], list[tuple[Text, Callable[[], None]]]]) -> None:
         super().__init__(ui)
         self.title = title
@@ -126,7 +100,7 @@ class MenuStep(Step):
 class ChoiceStep(Step):
     """Choose a potion or an aspect colour from icons; ok hands it on, back pops."""
 
-    def __init__(self, ui: LabUi, kind: str, title: Text, done: Callable[[str], None],
+    def __init__(self, ui: Host, kind: str, title: Text, done: Callable[[str], None],
                  options: tuple[str, ...] = ()) -> None:
         super().__init__(ui)
         self.kind, self.title, self.done, self.options = kind, title, done, options
@@ -152,7 +126,7 @@ class PickStep(Step):
     chosen pops the step.
     """
 
-    def __init__(self, ui: LabUi, count: int, done: Done, titles: tuple[Text, ...] | None = None,
+    def __init__(self, ui: Host, count: int, done: Done, titles: tuple[Text, ...] | None = None,
                  options: tuple[str, ...] = INGREDIENTS) -> None:
         super().__init__(ui)
         self.count, self.done, self.options = count, done, options
@@ -193,7 +167,7 @@ class ScanStep(Step):
     rescans. A camera fault replaces the step by the manual choice.
     """
 
-    def __init__(self, ui: LabUi, count: int, done: Done) -> None:
+    def __init__(self, ui: Host, count: int, done: Done) -> None:
         super().__init__(ui)
         self.count, self.done = count, done
         self.status = "nothing"
