@@ -30,7 +30,7 @@ from engine.alchemy import (
     parse_size,
     potion_of,
 )
-from engine.codes import DecodedCode, base_codes, decode_code, encode_code, normalise_code
+from engine.codes import DecodedCode, codes_to_hand_out, decode_code, encode_code, normalise_code, read_code
 from engine.commands import QUESTION_FORMS, error_reply, parse_question, question_form
 from engine.errors import (
     CommandError,
@@ -40,7 +40,6 @@ from engine.errors import (
     LogFormatError,
     OptionError,
     UnknownNameError,
-    UnsupportedCodeError,
 )
 from engine.answers import (
     AnimationResult,
@@ -84,8 +83,8 @@ __all__ = [
     "GolemAnimate", "GolemReaction", "GolemTest", "IllegalQuestionError", "Ingredient",
     "InvalidCodeError", "LabkitError", "Level", "LibraryAnswer", "LibraryClass", "LibraryOffer",
     "LogEntry", "LogFormatError", "Mix", "OptionError", "Potion", "Quality", "Question", "Reveal", "Rules", "Sell",
-    "Size", "UnknownNameError", "UnsupportedCodeError", "base_codes", "debunk_form", "decode_code", "encode_code",
+    "Size", "UnknownNameError", "codes_to_hand_out", "debunk_form", "decode_code", "encode_code",
     "error_reply", "library_class", "mix", "neutral_partner", "normalise_code", "parse_alchemical",
     "parse_colour", "parse_ingredient", "parse_level", "parse_potion", "parse_question", "parse_rules",
-    "parse_size", "potion_of", "question_form", "question_from_data", "require_signed", "sale_quality",
+    "parse_size", "potion_of", "question_form", "question_from_data", "read_code", "require_signed", "sale_quality",
 ]

@@ -33,12 +33,6 @@ class InvalidCodeError(LabkitError):
     kind = "invalid_code"
 
 
-class UnsupportedCodeError(LabkitError):
-    """A newer official-app code (last letter F..Z): it would silently be a different game."""
-
-    kind = "unsupported_code"
-
-
 class IllegalQuestionError(LabkitError):
     """A well-formed question that the rules do not allow (same ingredient twice, golem in a base game)."""
 

@@ -32,6 +32,7 @@ from engine.alchemy import (
 from engine.codes import Permutation, decode_code, encode_code
 from engine.errors import IllegalQuestionError, LogFormatError
 from engine.golem import GOLEMS, Golem
+from engine.legacy_codes import read_legacy_kit_code
 from engine.options import Level, Rules, check_form, check_golem_allowed, parse_level, parse_rules
 from engine.answers import (
     AnimationResult,
@@ -65,7 +66,9 @@ from engine.questions import (
     question_from_data,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version 2: codes are official codes; a game resumed from version 1 keeps its old golem code."""
+LEGACY_SCHEMA_VERSION = 1  # saved before issue 14: a 5-letter code is the kit's old golem scheme
 
 
 def sale_quality(ordered: Potion, made: Potion) -> Quality:
@@ -152,6 +155,8 @@ class Game:
     log: list[LogEntry] = field(default_factory=list)
     clock: Callable[[], float] = field(default=_now, repr=False, compare=False)
     rng: random.Random = field(default_factory=secrets.SystemRandom, repr=False, compare=False)
+    legacy_kit_code: bool = False
+    """The code is the kit's old golem scheme (a game saved before issue 14 and resumed); see legacy_codes."""
 
     def __repr__(self) -> str:
         return f"<Game {self.code} {self.rules.value} {self.level.value}, {len(self.log)} questions>"
@@ -344,8 +349,8 @@ class Game:
     def golem_animators(self) -> tuple[Ingredient, Ingredient]:
         """The two ingredients that animate the golem (the secret of the golem project).
 
-        >>> Game.from_code("AAAA" + "Q").golem_animators()[0].id in ("fern", "claw", "mushroom")
-        True
+        >>> [ingredient.id for ingredient in Game.from_code("GOLEM").golem_animators()]
+        ['fern', 'toad']
         """
         wanted = self._require_golem().animating_alchemicals()
         first, second = (
@@ -379,30 +384,35 @@ class Game:
         """Plain data for saving; the code alone carries the assignment.
 
         >>> Game.from_code("AAAA").to_data()
-        {'schema': 1, 'code': 'AAAA', 'level': 'master', 'rules': 'alchemists', 'log': []}
+        {'schema': 2, 'code': 'AAAA', 'level': 'master', 'rules': 'alchemists', 'log': []}
         """
-        return {
+        data: PlainData = {
             "schema": SCHEMA_VERSION,
             "code": self.code,
             "level": self.level.value,
             "rules": self.rules.value,
             "log": [entry.to_data() for entry in self.log],
         }
+        if self.legacy_kit_code:
+            data["legacy_kit_code"] = True
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> Game:
-        """Read a game saved by ``to_data``.
+        """Read a game saved by ``to_data``, or by the previous version (schema 1, old golem codes).
 
-        >>> Game.from_data({"schema": 1, "code": "AAAA", "level": "master", "rules": "alchemists", "log": []}).code
+        >>> Game.from_data({"schema": 2, "code": "AAAA", "level": "master", "rules": "alchemists", "log": []}).code
         'AAAA'
         >>> Game.from_data({"schema": 9, "code": "AAAA"})
         Traceback (most recent call last):
         ...
-        engine.errors.LogFormatError: saved game has schema version 9; this kit reads version 1
+        engine.errors.LogFormatError: saved game has schema version 9; this kit reads versions 1 and 2
         """
-        if data.get("schema") != SCHEMA_VERSION:
+        schema = data.get("schema")
+        if schema not in (LEGACY_SCHEMA_VERSION, SCHEMA_VERSION):
             raise LogFormatError(
-                f"saved game has schema version {data.get('schema')!r}; this kit reads version {SCHEMA_VERSION}"
+                f"saved game has schema version {schema!r}; this kit reads versions"
+                f" {LEGACY_SCHEMA_VERSION} and {SCHEMA_VERSION}"
             )
         code, level, rules, log = data.get("code"), data.get("level"), data.get("rules"), data.get("log")
         if not isinstance(code, str) or not isinstance(level, str) or not isinstance(rules, str):
@@ -411,7 +421,10 @@ class Game:
             raise LogFormatError(f"saved game {code} needs a list 'log'")
         # a golem game under the alchymisti rules (the previous version's console started them)
         # resumes as it was: its rules refuse every golem question
-        game = cls._decoded(code, parse_level(level), parse_rules(rules))
+        legacy = len(code.strip()) == 5 and (schema == LEGACY_SCHEMA_VERSION or data.get("legacy_kit_code") is True)
+        decoded = read_legacy_kit_code(code) if legacy else decode_code(code)
+        game = cls(decoded.code, decoded.permutation, decoded.golem, parse_level(level), parse_rules(rules),
+                   legacy_kit_code=legacy)
         if not all(isinstance(entry, dict) for entry in log):
             raise LogFormatError(f"saved game {code}: every log entry must be a mapping")
         game.log = [LogEntry.from_data(entry) for entry in log]

@@ -35,7 +35,7 @@ from engine import (
     mix,
     question_from_data,
 )
-from engine.codes import golem_letter
+from engine.codes import codes_to_hand_out
 
 DEMO = Game.from_code("DEMO")
 APPRENTICE = Game.from_code("DEMO", Level.APPRENTICE)
@@ -45,7 +45,8 @@ SIGNED = [p for p in Potion if p is not Potion.NEUTRAL]
 
 
 def golem_game(index: int = 5) -> Game:
-    return Game.from_code("DEMO" + golem_letter("DEMO", GOLEMS[index]))
+    """The tutorial's assignment with golem ``index``, from an official King's Golem code."""
+    return Game.from_code(codes_to_hand_out(DEMO.permutation, GOLEMS[index])[0])
 
 
 def test_demo_assignment_as_the_tutorial_plays_it() -> None:
@@ -207,7 +208,7 @@ def test_public_history_never_names_private_ingredients_nor_secret_answers() -> 
 @pytest.mark.parametrize(
     "data, fragment",
     [
-        ({"schema": 2, "code": "AAAA"}, "schema version 2"),
+        ({"schema": 3, "code": "AAAA"}, "schema version 3"),
         ({"schema": 1, "code": 5, "level": "master", "rules": "alchemists", "log": []}, "needs text fields"),
         ({"schema": 1, "code": "AAAA", "level": "master", "rules": "alchemists", "log": {}}, "needs a list"),
         ({"schema": 1, "code": "AAAA", "level": "master", "rules": "alchemists", "log": [3]}, "must be a mapping"),

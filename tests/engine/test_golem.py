@@ -19,7 +19,7 @@ from engine import (
     Size,
     neutral_partner,
 )
-from engine.codes import base_codes, golem_letter
+from engine.codes import codes_to_hand_out
 
 
 def test_there_are_24_distinct_configurations_with_differing_colours() -> None:
@@ -54,9 +54,8 @@ def test_reactions_depend_on_size_never_sign(golem: Golem) -> None:
 
 
 def test_in_every_golem_game_exactly_two_ingredients_animate() -> None:
-    base = base_codes((3, 5, 0, 7, 4, 1, 2, 6))[0]
     for golem in GOLEMS:
-        game = Game.from_code(base + golem_letter(base, golem))
+        game = Game.from_code(codes_to_hand_out((3, 5, 0, 7, 4, 1, 2, 6), golem)[0])
         animating = [
             pair for pair in itertools.combinations(Ingredient, 2) if game.answer(GolemAnimate(*pair)).to_data()["animated"]
         ]

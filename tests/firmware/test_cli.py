@@ -26,12 +26,14 @@ def test_new_prints_a_readable_code(capsys: pytest.CaptureFixture[str]) -> None:
     status, reply = run(capsys, "new")
     assert status == 0 and set(reply) == {"code"}
     code = str(reply["code"])
-    assert len(code) == 4 and code[3] in "ABCDE" and decode_code(code).golem is None
+    assert len(code) == 4 and code[3] in "FGHIJKLMNOPQRSTUVWXYZ" and decode_code(code).golem is None
 
 
 def test_new_golem_prints_a_five_letter_code(capsys: pytest.CaptureFixture[str]) -> None:
     status, reply = run(capsys, "new", "--golem")
-    assert status == 0 and decode_code(str(reply["code"])).golem is not None
+    code = str(reply["code"])
+    assert status == 0 and len(code) == 5 and code[3] in "FGHIJKLMNOPQRSTUVWXYZ"
+    assert decode_code(code).golem is not None
 
 
 @pytest.mark.parametrize(
@@ -123,7 +125,8 @@ def test_ask_takes_the_configured_level_and_rules(capsys: pytest.CaptureFixture[
         (["ask", "DEMO", "mix", "fern", "dragon"], "unknown_ingredient", "dragon"),
         (["ask", "DEMO", "debunk", "fern", "purple"], "unknown_colour", "R, G, B"),
         (["ask", "DEMO", "sell", "N", "fern", "toad"], "neutral_potion", "N"),
-        (["ask", "QBXZ", "mix", "fern", "toad"], "unsupported_code", "QBXZ"),
+        (["ask", "QB1Z", "mix", "fern", "toad"], "invalid_code", "QB1Z"),
+        (["ask", "ßAAA", "mix", "fern", "toad"], "invalid_code", "ß"),
         (["ask", "QB", "mix", "fern", "toad"], "invalid_code", "QB"),
         (["ask", "DEMO"], "bad_command", "labkit ask"),
         (["new", "--gollem"], "bad_command", "--gollem"),

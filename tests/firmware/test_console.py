@@ -158,7 +158,7 @@ def test_shelf_problems_are_errors(console: ConsoleProtocol, shelf: Shelf, readi
         ("fly away", "bad_command", "unknown command 'fly'"),
         ("reveal", "bad_command", "reveal confirm"),
         ("restore", "bad_command", "restore CODE"),
-        ("restore QBXZ", "unsupported_code", "QBXZ"),
+        ("restore QB1Z", "invalid_code", "QB1Z"),
         ("new dragon", "bad_command", "'dragon'"),
         ("mix fern fern", "same_ingredient", "fern"),
         ("sell Q+", "unknown_potion", "Q+"),

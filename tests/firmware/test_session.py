@@ -10,13 +10,13 @@ from engine import (
     Game,
     IllegalQuestionError,
     Ingredient,
+    InvalidCodeError,
     Level,
     LibraryAnswer,
     LibraryOffer,
     Mix,
     OptionError,
     Rules,
-    UnsupportedCodeError,
     parse_ingredient,
 )
 from firmware.session import GameOptions, GameSession, NoGameError
@@ -81,8 +81,8 @@ def test_restore_replaces_the_game_and_keeps_the_level(tmp_path: Path) -> None:
 def test_a_bad_code_changes_nothing(tmp_path: Path) -> None:
     session = GameSession(GameStore.open(tmp_path))
     game = session.new_game(GameOptions())
-    with pytest.raises(UnsupportedCodeError):
-        session.restore("QBXZ")
+    with pytest.raises(InvalidCodeError):
+        session.restore("QB1Z")
     assert session.game is game
     assert session.store.load().game["code"] == game.code  # type: ignore[union-attr]
 
