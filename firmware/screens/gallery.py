@@ -85,7 +85,7 @@ SAMPLES: dict[str, object] = {
     "game_code": GameCodeView("DEMO"),
     "game_code_golem": GameCodeView("BKQWM"),
     "code_entry": CodeEntryView("DE", "M", length=4),
-    "code_entry_error": CodeEntryView("ABCD", "X", length=5, error="code.error.typo"),
+    "code_entry_error": CodeEntryView("ABC", "D", length=4, error="code.error.length"),
     "scan_nothing": ScanPromptView(2, "nothing"),
     "scan_adjust": ScanPromptView(2, "adjust"),
     "scan_reading_one": ScanPromptView(1, "reading"),
@@ -159,12 +159,9 @@ def exhaustive_views() -> list[object]:
     views += [HistoryView((HistoryEntry("sale", quality=q),)) for q in QUALITIES]
     views += [MessageView(m) for m in ("error.camera_missing", "error.storage_full",
                                        "error.same_kind", "error.no_game", "error.golem_off",
-                                       "code.error.length", "code.error.new_app",
-                                       "code.error.typo",
+                                       "code.error.length",
                                        msg("error.internal", detail="state file v2"))]
-    views += [CodeEntryView("ABC", "Z", 5, error=e) for e in ("code.error.length",
-                                                             "code.error.new_app",
-                                                             "code.error.typo")]
+    views += [CodeEntryView("ABC", "Z", 5, error="code.error.length")]
     views += [MenuView("menu.golem", ("menu.golem_test", "menu.golem_animate")),
               MenuView("newgame.rules", ("rules.base", "rules.variant")),
               MenuView("newgame.level", ("level.apprentice", "level.master"))]

@@ -40,7 +40,6 @@ ERROR_TEXTS = {
     "same_ingredient": "error.same_kind",
     "no_game": "error.no_game",
     "no_golem": "error.golem_off",
-    "unsupported_code": "code.error.new_app",
 }
 
 

@@ -34,12 +34,12 @@ def stored_rules(ui: Host) -> Rules:
 
 
 def code_error_text(error: LabkitError) -> Text:
-    """The screen text for a refused game code."""
-    if error.kind == "unsupported_code":
-        return "code.error.new_app"
-    if "characters" in error.message:
-        return "code.error.length"
-    return "code.error.typo"
+    """The screen text for a refused game code.
+
+    Every 4 or 5 letters is an official game (RULES.md §7) and the wheel offers only A..Z, so a
+    length is all the wheel can get wrong.
+    """
+    return "code.error.length"
 
 
 class CodeStep(Step):
@@ -163,10 +163,7 @@ class RestoreStep(Step):
         except LabkitError as error:
             self.ui.log_action(f"code refused ({error.kind})")
             self.error = code_error_text(error)
-            if error.kind == "unsupported_code" or len(code) == 4:
-                self.letters, self.current = code[:3], code[3]
-            else:
-                self.letters, self.current = code[:4], code[4]
+            self.letters, self.current = code[:-1], code[-1]
             return
         self.ui.push(RestoreOptionsStep(self.ui, decoded.code, decoded.golem is not None))
 

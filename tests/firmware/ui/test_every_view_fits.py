@@ -39,10 +39,9 @@ def play_everything(table: Recording, *, golem: bool, master: bool, variant: boo
         table.press("ok")
     table.press("ok", "back")
     table.choose("menu.restore")
-    type_code(table, "ABCF")
-    for _ in range(3):
+    type_code(table, "ABCF", start=False)  # the restore options, then back out of them and the wheel
+    for _ in range(6):
         table.press("back")
-    table.press("back")
     table.choose("menu.new_game")
     for _ in range(4):
         table.press("down")
@@ -120,7 +119,7 @@ def play_everything(table: Recording, *, golem: bool, master: bool, variant: boo
 def test_every_view_of_a_game_fits(golem: bool, master: bool, variant: bool) -> None:
     table = Recording()
     play_everything(table, golem=golem, master=master, variant=variant)
-    assert any(isinstance(view, CodeEntryView) and view.error for view in table.seen.values())
+    assert any(isinstance(view, CodeEntryView) for view in table.seen.values())  # its error: the gallery
     assert len(table.seen) > 50
     failures = []
     for key, view in table.seen.items():
