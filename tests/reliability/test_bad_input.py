@@ -239,7 +239,7 @@ def test_the_command_line_answers_json_or_a_json_error(capsys, args: list[str]) 
 @pytest.mark.parametrize(("args", "named"), [
     (["frobnicate"], "frobnicate"),
     (["ask", "DEMO", "mix", "fern", "dragon"], "dragon"),
-    (["ask", "ABCZ", "mix", "fern", "toad"], "ABCZ"),
+    (["ask", "ABCß", "mix", "fern", "toad"], "ß"),
     (["new", "--gollem"], "--gollem"),
     (["run", "--simulatee"], "--simulatee"),
     (["run", "--state-dir"], "--state-dir"),
