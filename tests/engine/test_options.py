@@ -126,12 +126,13 @@ def test_no_golem_game_under_the_alchymisti_rules() -> None:
 
 
 def test_a_saved_golem_game_under_alchymisti_rules_still_resumes_but_asks_no_golem_question() -> None:
-    code = golem_code()
-    saved = {"schema": 1, "code": code, "level": "master", "rules": "alchymisti", "log": []}
-    game = Game.from_data(saved)
-    assert (game.code, game.rules) == (code, Rules.ALCHYMISTI)
-    with pytest.raises(OptionError):
-        game.ask(GolemTest(FERN)).to_data()
+    # saved by this version (schema 2, an official code) and by the previous one (schema 1, its own code)
+    for schema, code in ((2, golem_code()), (1, "IPTEY")):
+        saved = {"schema": schema, "code": code, "level": "master", "rules": "alchymisti", "log": []}
+        game = Game.from_data(saved)
+        assert (game.code, game.rules, game.is_golem_game) == (code, Rules.ALCHYMISTI, True)
+        with pytest.raises(OptionError):
+            game.ask(GolemTest(FERN))
 
 
 def test_the_library_answers_once_for_one_of_the_offered_ingredients() -> None:
