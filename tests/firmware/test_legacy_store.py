@@ -29,12 +29,12 @@ def resumed(tmp_path: Path, name: str) -> tuple[GameSession, dict[str, object]]:
 
 def answers(session: GameSession) -> dict[str, object]:
     game = session.require_game()
-    mixes = {f"{a} {b}": game.answer(parse_question(["mix", a, b]))["potion"]
+    mixes = {f"{a} {b}": game.answer(parse_question(["mix", a, b])).to_data()["potion"]
              for a, b in itertools.combinations(INGREDIENT_IDS, 2)}
     tests = {}
     if game.is_golem_game:
-        tests = {name: game.answer(parse_question(["golem", "test", name])) for name in INGREDIENT_IDS}
-    return {"code": game.code, "mixes": mixes, "golem_tests": tests, "reveal": game.reveal()}
+        tests = {name: game.answer(parse_question(["golem", "test", name])).to_data() for name in INGREDIENT_IDS}
+    return {"code": game.code, "mixes": mixes, "golem_tests": tests, "reveal": game.reveal().to_data()}
 
 
 @pytest.mark.parametrize("name", ["golem", "base"])
@@ -45,7 +45,7 @@ def test_a_game_saved_by_the_previous_version_answers_as_it_did(tmp_path: Path, 
     assert [entry.answer for entry in log] == expected["replies"]
     for text, reply in zip(expected["questions"], expected["replies"]):  # type: ignore[call-overload]
         if text != "library offer":  # four ingredients drawn at random
-            assert session.ask(parse_question(text.split())) == reply
+            assert session.ask(parse_question(text.split())).to_data() == reply
 
 
 def test_the_old_golem_code_is_another_game_when_read_as_an_official_code(tmp_path: Path) -> None:
