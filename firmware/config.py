@@ -23,7 +23,11 @@ firmware.config.ConfigError: config overrides: unknown key [camera] fps
 from __future__ import annotations
 
 import dataclasses
+import errno
 import math
+import os
+import re
+import stat
 import tomllib
 import typing
 from collections.abc import Mapping, Sequence
@@ -161,9 +165,13 @@ class LedConfig:
 class ConsoleConfig:
     """``[console]``: the serial console (any pyserial port or URL)."""
 
-    enabled: bool = _setting(True, "answer commands on the serial console")
+    enabled: bool = _setting(False, "answer commands on the serial console (it starts locked: see pin)")
     url: str = _setting("/dev/ttyGS0", "pyserial port or URL: /dev/ttyGS0, /dev/ttyAMA0, loop://", nonempty=True)
     baudrate: int = _setting(115200, "serial speed", minimum=50, maximum=4_000_000)
+    pin: str = _setting(
+        "", "PIN that unlocks the console with 'unlock PIN' (staff, scripts); \"\": only the kit's"
+        " buttons unlock it", pattern=r"([!-~]{4,64})?", secret=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -222,6 +230,8 @@ def _allowed(kind: Any, meta: Mapping[str, Any]) -> str:
     """What a setting accepts, in words."""
     if "choices" in meta:
         return "one of " + ", ".join(_toml_string(c) for c in meta["choices"])
+    if "pattern" in meta:
+        return '"" or 4 to 64 printable ASCII characters without spaces'
     lo, hi = meta.get("minimum"), meta.get("maximum")
     words = {
         bool: "true or false",
@@ -286,6 +296,8 @@ def _convert(kind: Any, value: object, meta: Mapping[str, Any]) -> object:
     elif kind is str:
         if not isinstance(value, str) or (meta.get("nonempty") and not value):
             raise ValueError
+        if "pattern" in meta and not re.fullmatch(meta["pattern"], value):
+            raise ValueError
         if "choices" in meta and value not in meta["choices"]:
             raise ValueError
         return value
@@ -320,8 +332,9 @@ def _build_section(name: str, cls: type, table: Mapping[str, object], source: st
             values[key] = _convert(hints[key], value, meta)
         except ValueError as error:
             reason = f" ({error})" if str(error) else ""
+            shown = "(hidden)" if meta.get("secret") else _describe(value)
             raise ConfigError(
-                f"{source}: [{name}] {key} = {_describe(value)} is not allowed:"
+                f"{source}: [{name}] {key} = {shown} is not allowed:"
                 f" expected {_allowed(hints[key], meta)}{reason}"
             ) from None
     return cls(**values)
@@ -365,6 +378,103 @@ def config_from_dict(data: Mapping[str, object], source: str = "config") -> Conf
     return config
 
 
+#: The most a configuration file may hold: the documented file with every key is about 3 KB.
+MAX_CONFIG_BYTES = 64 * 1024
+#: The deepest nesting of [ and { a file may use: [section] and a list of strings need 2.
+MAX_CONFIG_NESTING = 8
+#: The most dots outside strings on one line: "[a.b]" or "x = 0.5" need 1; 100,000 hang tomllib.
+MAX_CONFIG_DOTS_PER_LINE = 32
+#: Longer paths are shortened in error messages (the whole path would be the whole message).
+MAX_SHOWN_PATH = 120
+
+_STRINGS_AND_COMMENTS = re.compile(
+    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*', re.S
+)
+
+
+def _short_path(path: Path) -> str:
+    """The path as an error message names it: whole when short, its ends when absurdly long.
+
+    >>> _short_path(Path("/etc/labkit/labkit.toml"))
+    '/etc/labkit/labkit.toml'
+    >>> _short_path(Path("/" + "x" * 5000))[-30:]
+    'xxxxxxxxxxxx (5001 characters)'
+    """
+    text = str(path)
+    if len(text) <= MAX_SHOWN_PATH:
+        return text
+    return f"{text[:60]}…{text[-40:]} ({len(text)} characters)"
+
+
+def _read_config_text(path: Path, source: str) -> str:
+    """The file's text: a regular file of at most ``MAX_CONFIG_BYTES``, UTF-8, or ConfigError.
+
+    Opened without blocking, so a FIFO or a device never hangs the kit; read with a bound, so
+    ``/dev/zero`` never fills memory.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        reasons = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory, not a file",
+                   errno.EACCES: "permission denied", errno.ENOTDIR: "a part of the path is not a directory",
+                   errno.ENAMETOOLONG: "the path is too long", errno.ELOOP: "too many symbolic links"}
+        raise ConfigError(f"{source}: {reasons.get(error.errno or 0, error.strerror or str(error))}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ConfigError(f"{source}: is a directory, not a file")
+        if not stat.S_ISREG(mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+            raise ConfigError(f"{source}: {kind}, not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_CONFIG_BYTES:
+            chunk = os.read(fd, MAX_CONFIG_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot be read: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES // 1024} KiB; a configuration is a few KB")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{source}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+def _check_nesting(text: str, source: str) -> None:
+    """Refuse nesting tomllib cannot parse in bounded time and stack (deep lists, long dotted keys)."""
+    depth = 0
+    bare = _STRINGS_AND_COMMENTS.sub(lambda found: '""' + "\n" * found.group().count("\n"), text)
+    for number, line in enumerate(bare.splitlines(), start=1):
+        if line.count(".") > MAX_CONFIG_DOTS_PER_LINE:
+            raise ConfigError(f"{source}: line {number}: more than {MAX_CONFIG_DOTS_PER_LINE} dots:"
+                              " keys nested too deeply")
+        for char in line:
+            if char in "[{":
+                depth += 1
+                if depth > MAX_CONFIG_NESTING:
+                    raise ConfigError(f"{source}: line {number}: lists or tables nested more than"
+                                      f" {MAX_CONFIG_NESTING} deep")
+            elif char in "]}":
+                depth = max(depth - 1, 0)
+
+
+def _parse_toml(text: str, source: str) -> dict[str, Any]:
+    _check_nesting(text, source)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:  # the nesting check should make this unreachable; never a traceback
+        raise ConfigError(f"{source}: nested too deeply") from None
+
+
 def load_config(path: Path | str | None = None, overrides: Mapping[str, object] | None = None) -> Config:
     """The configuration from a TOML file (``None``: the defaults) with command-line overrides applied.
 
@@ -376,20 +486,8 @@ def load_config(path: Path | str | None = None, overrides: Mapping[str, object] 
     source = "config defaults"
     if path is not None:
         path = Path(path)
-        source = f"config {path}"
-        try:
-            with open(path, "rb") as file:
-                data = tomllib.load(file)
-        except FileNotFoundError:
-            raise ConfigError(f"{source}: no such file") from None
-        except IsADirectoryError:
-            raise ConfigError(f"{source}: is a directory, not a file") from None
-        except PermissionError:
-            raise ConfigError(f"{source}: permission denied") from None
-        except UnicodeDecodeError as error:
-            raise ConfigError(f"{source}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{source}: not valid TOML: {error}") from None
+        source = f"config {_short_path(path)}"
+        data = _parse_toml(_read_config_text(path, source), source)
     config = config_from_dict(data, source)
     if not overrides:
         return config

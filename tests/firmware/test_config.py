@@ -47,7 +47,7 @@ def test_defaults_are_the_documented_ones() -> None:
     assert config.display == DisplayConfig(DEFAULT_LUMA, 255, 180.0)
     assert config.buttons == ButtonsConfig("auto", "", 5, 6, 13, 19, 1.0, 0.03)
     assert config.led == LedConfig("auto", 18, 0.8)
-    assert config.console == ConsoleConfig(True, "/dev/ttyGS0", 115200)
+    assert config.console == ConsoleConfig(False, "/dev/ttyGS0", 115200, "")  # off unless configured
     assert config.storage == StorageConfig(Path("/var/lib/labkit"))
     assert config.log == LogConfig("info")
 
@@ -207,6 +207,70 @@ def test_not_utf8_is_refused(tmp_path: Path) -> None:
         load_config(path)
 
 
+def test_a_console_pin_is_printable_ascii_and_never_echoed_in_an_error(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, '[console]\npin = "4711"\n')).console.pin == "4711"
+    for bad in ("12", "12 34", "12\u00a034", "x" * 65):
+        path = write(tmp_path, f'[console]\npin = "{bad}"\n')
+        with pytest.raises(ConfigError) as caught:
+            load_config(path)
+        assert "[console] pin = (hidden) is not allowed" in str(caught.value)
+        assert bad not in str(caught.value)
+
+
+@pytest.mark.parametrize(("make", "problem"), [
+    (lambda tmp: Path("/etc/passwd/x"), "a part of the path is not a directory"),
+    (lambda tmp: Path("/" + "x" * 5000), "the path is too long"),
+    (lambda tmp: Path("/dev/zero"), "a device, not a regular file"),
+    (lambda tmp: _fifo(tmp), "a FIFO, not a regular file"),
+    (lambda tmp: _file(tmp, "x = 1\n" * 20000), "larger than 64 KiB"),
+    (lambda tmp: _file(tmp, "x = " + "[" * 3000 + "]" * 3000), "line 1: lists or tables nested more than 8 deep"),
+    (lambda tmp: _file(tmp, "x = " + "{a = " * 3000 + "1" + "}" * 3000), "nested more than 8 deep"),
+    (lambda tmp: _file(tmp, "\n[" + ".".join(["a"] * 30000) + "]\n"), "line 2: more than 32 dots"),
+    (lambda tmp: _file(tmp, ".".join(["a"] * 30000) + " = 1\n"), "line 1: more than 32 dots"),
+])
+def test_hostile_config_files_give_one_clear_line_quickly(tmp_path: Path, make: object, problem: str) -> None:
+    """Nested lists (RecursionError), a path through a file, an overlong path, endless devices,
+    a FIFO that would block, a dotted key tomllib takes minutes on: a ConfigError, nothing else."""
+    path = make(tmp_path)  # type: ignore[operator]
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert problem in message and "\n" not in message and len(message) < 300
+    assert message.startswith(f"config {str(path)[:60]}")
+
+
+def _fifo(tmp_path: Path) -> Path:
+    import os
+
+    path = tmp_path / "fifo.toml"
+    os.mkfifo(path)
+    return path
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    return write(tmp_path, text)
+
+
+def test_strings_and_comments_do_not_count_as_nesting(tmp_path: Path) -> None:
+    text = ('# [[[[[[[[[[ a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.d.e.f.g.h.i\n'
+            '[display]\nluma = ["--display", "[[[[[[[[[[", "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.d.e.f.g"]\n')
+    assert load_config(write(tmp_path, text)).display.luma[1] == "[[[[[[[[[["
+
+
+def test_labkit_config_with_a_fifo_answers_one_json_line_without_hanging(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    fifo = _fifo(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "firmware.cli", "config", "--config", str(fifo), "--dump"],
+                          capture_output=True, text=True, timeout=60,
+                          cwd=Path(firmware.__file__).parents[1])
+    assert done.returncode == 2 and done.stderr == ""
+    assert json.loads(done.stdout) == {"error": {"kind": "bad_config", "message":
+                                                 f"config {fifo}: a FIFO, not a regular file"}}
+
+
 def test_overrides_apply_over_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, "[camera]\nwidth = 320\n")
     config = load_config(path, {"storage.state_dir": "/tmp/x", "camera.height": "240",
@@ -282,7 +346,8 @@ configs = st.builds(
                       _choice(ButtonsConfig, "pin_factory"), _pins, _pins, _pins, _pins,
                       _unit(0.1, 10), _unit()),
     led=st.builds(LedConfig, _choice(LedConfig, "backend"), _pins, _unit()),
-    console=st.builds(ConsoleConfig, st.booleans(), _nonempty, st.integers(50, 4_000_000)),
+    console=st.builds(ConsoleConfig, st.booleans(), _nonempty, st.integers(50, 4_000_000),
+                      st.one_of(st.just(""), st.from_regex(r"[!-~]{4,64}", fullmatch=True))),
     storage=st.builds(StorageConfig, _paths),
     log=st.builds(LogConfig, _choice(LogConfig, "level")),
 )

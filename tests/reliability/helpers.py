@@ -160,7 +160,8 @@ class DaemonProcess:
 
 def make_kit(state: Path, **overrides: object) -> Kit:
     """The simulator kit as ``labkit run --simulate --headless`` builds it (not started)."""
-    config = load_config(None, {"storage.state_dir": str(state), **overrides})
+    enabled = {"console.enabled": True} if "console.url" in overrides else {}  # as --console does
+    config = load_config(None, {"storage.state_dir": str(state), **enabled, **overrides})
     return build_kit(config, RunOptions(simulate=True, headless=True, console_given="console.url" in overrides),
                      state)
 
