@@ -8,6 +8,7 @@ The engine's command language (``mix fern toad``...) for the game in progress, p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from engine import (
     Reveal,
     Rules,
     Sell,
+    decode_code,
     error_reply,
     parse_ingredient,
     parse_potion,
@@ -33,13 +35,39 @@ from engine import (
 )
 from engine.answers import Answer
 from engine.questions import PlainData, Question
+from firmware.console_gate import LOCKED, PIN, ConsoleGate, ConsoleLocked
 from firmware.session import GameOptions, GameSession
 
+#: Entries in one ``history`` reply; ``history FROM`` pages on (a 50-entry page is about 4 KB).
+HISTORY_PAGE = 50
+
+#: Word separators: ASCII space and tab only (a no-break space is part of a word, named in errors).
+SEPARATORS = re.compile(r"[ \t]+")
+
+#: What the locked console answers; everything else needs an unlock.
+OPEN_VERBS = frozenset({"help", "history", "status", "unlock", "lock"})
+#: What replaces the game or reveals: confirmed on the kit unless the PIN unlocked the console.
+CONFIRMED_VERBS = frozenset({"new", "restore", "reveal"})
+
+
+def split_words(line: str) -> list[str]:
+    """The words of a line, split at ASCII spaces and tabs only.
+
+    >>> split_words(" mix\tfern  toad ")
+    ['mix', 'fern', 'toad']
+    >>> split_words("mix\u00a0fern toad")
+    ['mix\xa0fern', 'toad']
+    """
+    return [word for word in SEPARATORS.split(line) if word]
+
+
 CONSOLE_FORMS: tuple[str, ...] = (
+    "unlock PIN   (or on the kit: Settings, Console, hold ok and back)",
+    "lock",
     "new [golem] [apprentice|master] [alchemists|alchymisti]",
     "restore CODE [apprentice|master] [alchemists|alchymisti]",
     "status",
-    "history",
+    "history [FROM]",
     "scan",
     "mix | sell POTION | exhibit POTION | golem test   (ingredients read from the shelf)",
     *(form for form in QUESTION_FORMS if form != "reveal"),
@@ -88,26 +116,112 @@ class ConsoleProtocol:
         session: GameSession,
         read_shelf: Callable[[], ShelfReading],
         default_options: Callable[[], GameOptions] = GameOptions,
+        pin: str = "",
+        send_notice: Callable[[PlainData], None] = lambda notice: None,
     ) -> None:
         self.session = session
         self.read_shelf = read_shelf
         self.default_options = default_options
+        self.gate = ConsoleGate(session, pin)
+        self.send_notice = send_notice
 
     @staticmethod
     def reads_shelf(line: str) -> bool:
         """Whether answering ``line`` needs a reading of the shelf (scan, or a question without its ingredients)."""
-        words = [word.lower() for word in line.split()]
+        words = [word.lower() for word in split_words(line)]
         return (words in (["scan"], ["mix"], ["golem", "test"])
                 or (len(words) == 2 and words[0] in ("sell", "exhibit")))
 
-    def handle(self, line: str, shelf: ShelfReading | None = None) -> PlainData:
+    def needs_shelf(self, line: str, trusted: bool = False) -> bool:
+        """Whether the daemon should read the shelf before answering: never for a locked console."""
+        return self.reads_shelf(line) and (trusted or self.gate.access() != LOCKED)
+
+    def handle(self, line: str, shelf: ShelfReading | None = None, trusted: bool = False) -> PlainData:
         """The reply to one line; errors are replies too, and change nothing. ``shelf``: the reading
-        to answer a shelf-reading line with (else ``read_shelf`` is asked)."""
+        to answer a shelf-reading line with (else ``read_shelf`` is asked). ``trusted``: the line
+        comes from the kit's owner (a ``--script``), not a port: the PIN's access, no notices."""
         read_shelf = self.read_shelf if shelf is None else lambda: shelf
         try:
-            return self._dispatch(line.split(), read_shelf)
+            words = split_words(line)
+            if trusted:  # the owner's script drives the screen itself
+                reply = self._gated(words, PIN, read_shelf)
+                self.gate.take_events()
+            else:
+                self.gate.line_arrived()
+                reply = self._gated(words, self.gate.access(), read_shelf)
         except LabkitError as error:
-            return error_reply(error)
+            reply = error_reply(error)
+        if self.session.storage_failed:
+            reply = {**reply, "storage": "memory"}
+        return reply
+
+    def _gated(self, words: Sequence[str], access: str, read_shelf: Callable[[], ShelfReading]) -> PlainData:
+        """Run the line if the console's access allows it, or ask the kit, or refuse."""
+        verb = words[0].lower() if words else ""
+        if verb == "unlock":
+            return self._unlock(words)
+        if verb == "lock" and len(words) == 1:
+            self.gate.lock()
+            return {"console": LOCKED}
+        if verb in CONFIRMED_VERBS and access != PIN:
+            if access == LOCKED:
+                raise ConsoleLocked(verb)
+            return self._ask_the_kit(verb, words, read_shelf)
+        if verb not in OPEN_VERBS and access == LOCKED:
+            raise ConsoleLocked(verb)
+        game = self.session.game
+        reply = self._dispatch(words, read_shelf)
+        if verb == "status" and access != PIN:
+            reply = {key: value for key, value in reply.items() if key != "code"}
+        if verb == "status":
+            reply["console"] = LOCKED if access == LOCKED else "unlocked"
+        if self.session.game is not game:
+            self.gate.follow_game()
+            self.gate.changed(verb)
+        elif verb == "reveal":
+            self.gate.changed("reveal")
+        elif verb not in OPEN_VERBS:
+            self.gate.changed("question")
+        return reply
+
+    def _unlock(self, words: Sequence[str]) -> PlainData:
+        if len(words) != 2:
+            raise CommandError("expected 'unlock PIN'")
+        if not self.gate.pin:
+            raise IllegalQuestionError(
+                "no_pin", "no PIN is configured ([console] pin): unlock the console on the kit")
+        if not self.gate.unlock_with(words[1]):
+            raise IllegalQuestionError("wrong_pin", "wrong PIN: the next try waits longer")
+        return {"console": "unlocked"}
+
+    def _ask_the_kit(self, verb: str, words: Sequence[str], read_shelf: Callable[[], ShelfReading]) -> PlainData:
+        """``new``, ``restore``, ``reveal`` without the PIN: checked now, run when the kit confirms."""
+        rest = [word.lower() for word in words[1:]]
+        if verb == "new":
+            _options("new", rest, golem_allowed=True)
+        elif verb == "restore":
+            if len(words) < 2:
+                raise CommandError(f"{' '.join(words)!r}: expected 'restore CODE'")
+            _options("restore", rest[1:], golem_allowed=False)
+            decode_code(words[1])
+        else:
+            if rest not in ([], ["confirm"]):
+                raise CommandError("expected 'reveal' (the kit asks for a confirmation)")
+            self.session.require_game()
+        deferred = ["reveal", "confirm"] if verb == "reveal" else list(words)
+
+        def shown(reply: PlainData) -> PlainData:  # a game's code is the whole secret: PIN only
+            return {key: value for key, value in reply.items() if key != "code"}
+
+        def run() -> PlainData:
+            try:
+                return self._dispatch(deferred, read_shelf)
+            except LabkitError as error:
+                return error_reply(error)
+
+        self.gate.ask_the_kit(verb, run, self.send_notice, shown)
+        return {"waiting": "kit", "request": verb,
+                "message": f"{verb!r} waits for a confirmation on the kit (ok: yes, back: no)"}
 
     def _dispatch(self, words: Sequence[str], read_shelf: Callable[[], ShelfReading]) -> PlainData:
         verb = words[0].lower() if words else ""
@@ -124,8 +238,8 @@ class ConsoleProtocol:
             return {"code": game.code, "golem": game.is_golem_game}
         if verb == "status" and not rest:
             return self.session.status()
-        if verb == "history" and not rest:
-            return {"history": self.session.history()}
+        if verb == "history" and len(rest) <= 1:
+            return self._history(rest)
         if verb == "scan" and not rest:
             return read_shelf().to_data()
         if verb == "reveal":
@@ -133,6 +247,20 @@ class ConsoleProtocol:
                 raise CommandError("the reveal shows every answer to everyone: send 'reveal confirm'")
             return self.session.ask(Reveal()).to_data()
         return self.session.ask(self._question(words, read_shelf)).to_data()  # JSON only here, at the edge
+
+    def _history(self, rest: Sequence[str]) -> PlainData:
+        """One page of the public history: ``history`` the first, ``history FROM`` the next."""
+        if rest and not (rest[0].isascii() and rest[0].isdigit()):
+            raise CommandError(f"history {rest[0]!r}: expected 'history' or 'history FROM' (a number)")
+        start = int(rest[0]) if rest else 0
+        entries = self.session.history()
+        page = entries[start:start + HISTORY_PAGE]
+        reply: PlainData = {"history": page}
+        if start or len(entries) > HISTORY_PAGE:
+            following = start + len(page)
+            reply.update({"from": start, "total": len(entries),
+                          "next": following if following < len(entries) else None})
+        return reply
 
     def _new(self, words: Sequence[str]) -> PlainData:
         defaults = self.default_options()

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 from engine.questions import PlainData
 from firmware.console import ConsoleProtocol, ShelfReading
+from firmware.console_gate import ScreenEvent
+from firmware.ui.console import cancel_console_event
 from firmware.screens.text import Raw
 from firmware.screens.views import MessageView
 from firmware.ui.base import ButtonPress, Shelf, Ui
@@ -35,6 +37,7 @@ DISPLAY_RETRY_MAX = 10.0
 @dataclass
 class _ConsoleLine:
     line: str
+    trusted: bool = False
     reply: PlainData | None = None
     done: threading.Event = field(default_factory=threading.Event)
 
@@ -130,6 +133,9 @@ class FailsafeUi:
     def on_fault(self, part: str, message: str | None, now: float) -> None:
         pass
 
+    def on_console(self, event: ScreenEvent, now: float) -> None:
+        cancel_console_event(event)
+
     def cards_wanted(self) -> int:
         return 0
 
@@ -212,8 +218,8 @@ class Daemon:
         return self.sink.ask_console(line)
 
     def ask_console_on_loop(self, line: str) -> PlainData:
-        """Answer a console line as the console would, from the loop's own thread (scripts)."""
-        item = _ConsoleLine(line)
+        """Answer a console line from the loop's own thread (scripts: the owner's, as if unlocked)."""
+        item = _ConsoleLine(line, trusted=True)
         self.events.put(item)
         while not item.done.is_set():
             self.step(0)
@@ -256,6 +262,8 @@ class Daemon:
     def _dispatch(self, event: object, now: float) -> None:
         problem = self.protocol.session.problem
         self._handle(event, now)
+        for console_event in self.protocol.gate.take_events():
+            self._guarded("console", lambda shown=console_event: self.ui.on_console(shown, now))
         if self.protocol.session.problem not in (None, problem):
             # the disk refused to record an answer: said over whatever screen the answer led to
             message = self.protocol.session.problem
@@ -263,14 +271,14 @@ class Daemon:
 
     def _handle(self, event: object, now: float) -> None:
         if isinstance(event, _ConsoleLine):
-            if self.camera is not None and self.protocol.reads_shelf(event.line):
+            if self.camera is not None and self.protocol.needs_shelf(event.line, event.trusted):
                 self._ask_shelf(event, now)
             else:
-                self._reply(event, self._answer_console(event.line))
+                self._reply(event, self._answer_console(event))
         elif isinstance(event, _ShelfRead):
             if self._waiting_for_shelf.pop(id(event.line), None) is not None:
                 del self._lines_waiting[id(event.line)]
-                self._reply(event.line, self._answer_console(event.line.line, event.shelf))
+                self._reply(event.line, self._answer_console(event.line, event.shelf))
         elif isinstance(event, ButtonPress):
             self._note_stuck(event, now)
             self._guarded("button", lambda: self.ui.on_button(event, now))
@@ -318,7 +326,7 @@ class Daemon:
             if now >= deadline:
                 del self._waiting_for_shelf[key]
                 line = self._lines_waiting.pop(key)
-                self._reply(line, self._answer_console(line.line, ShelfReading("no_camera")))
+                self._reply(line, self._answer_console(line, ShelfReading("no_camera")))
 
     def _reply(self, line: _ConsoleLine, reply: PlainData) -> None:
         line.reply = reply
@@ -345,9 +353,9 @@ class Daemon:
             if not self._stuck:
                 self._guarded("fault", lambda: self.ui.on_fault("buttons", None, now))
 
-    def _answer_console(self, line: str, shelf: ShelfReading | None = None) -> PlainData:
+    def _answer_console(self, line: _ConsoleLine, shelf: ShelfReading | None = None) -> PlainData:
         try:
-            return self.protocol.handle(line, shelf)
+            return self.protocol.handle(line.line, shelf, line.trusted)
         except Exception as error:  # the console must keep answering whatever breaks
             log.exception("console command failed")
             return {"error": {"kind": "internal", "message": f"the kit failed to answer: {type(error).__name__}"}}

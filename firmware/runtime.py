@@ -560,17 +560,22 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     context.capture_face = calibration.capture_face
     context.enroll_faces = calibration.enroll_faces
     context.set_tolerance = camera_worker.set_tolerance
-    protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options)
+    protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options,
+                               pin=config.console.pin)
     console_worker = None
     if config.console.enabled and (options.console_given or not options.simulate):
-        from drivers.console import LineTooLong, open_console
+        from drivers.console import LineTooLong, PartialLineDropped, open_console
 
         console_worker = ConsoleWorker(
             lambda: open_console(config.console.url, config.console.baudrate),
             sink.ask_console,
             sink.post_fault,
-            LineTooLong,
+            (LineTooLong, PartialLineDropped),
         )
+        context.console_state = protocol.gate.state
+        context.unlock_console = protocol.gate.unlock_on_kit
+        context.lock_console = protocol.gate.lock
+        protocol.send_notice = console_worker.notify
     daemon = Daemon(
         ui_factory=lambda: LabUi(context),
         protocol=protocol,

@@ -52,6 +52,11 @@ class GameSession:
         self.problem: str | None = store.notice
         self.in_memory_fallback = False
 
+    @property
+    def storage_failed(self) -> bool:
+        """Whether the game is kept in memory because the disk failed (at boot or since)."""
+        return self.in_memory_fallback or (isinstance(self.store, MemoryStore) and self.store.notice is not None)
+
     def resume(self) -> Game | None:
         """Load the stored game, if any; a saved game that cannot be read is set aside with a notice."""
         try:

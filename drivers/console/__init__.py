@@ -22,6 +22,9 @@ READ_POLL = 0.05  # the port's read timeout: how late read_line may notice its d
 # A write waits at most this long for room in the port's buffer (a host that stopped reading): then
 # the line is given up (ConsoleError) and the console thread goes on.
 WRITE_TIMEOUT = 2.0
+#: A partial line idle this long is dropped: a bare line end later must not complete it (a
+#: terminal sends each key as typed; a person pauses a second, not two).
+PARTIAL_LINE_IDLE = 2.0
 
 
 class ConsoleError(OSError):
@@ -31,9 +34,22 @@ class ConsoleError(OSError):
 class LineTooLong(ValueError):
     """A line exceeded the limit; its start is kept in ``prefix``, the rest is being dropped."""
 
+    kind = "line_too_long"
+
     def __init__(self, limit: int, prefix: str) -> None:
         super().__init__(f"line longer than {limit} bytes (starting {prefix[:40]!r})")
         self.limit = limit
+        self.prefix = prefix
+
+
+class PartialLineDropped(ValueError):
+    """A partial line stayed without its end for ``idle`` seconds and was dropped."""
+
+    kind = "partial_line_dropped"
+
+    def __init__(self, idle: float, prefix: str) -> None:
+        super().__init__(f"a partial line without a line end for {idle:g} s was dropped"
+                         f" (starting {prefix[:40]!r})")
         self.prefix = prefix
 
 
@@ -44,6 +60,8 @@ class LineChannel:
     line and is dropped); bytes are decoded as UTF-8 with invalid sequences replaced. A line longer
     than ``max_line`` bytes raises ``LineTooLong`` once, as soon as it is detected, and the rest
     of that line is dropped as it arrives: memory stays bounded whatever the other end sends.
+    A partial line that gets no byte for ``partial_idle`` seconds raises ``PartialLineDropped``
+    and is forgotten.
     Outgoing lines end with ``newline`` (default CR LF, which every terminal shows right) and are
     handed to the port's buffer, never drained: pyserial's ``flush()`` is ``tcdrain``, which has no
     timeout and on the USB gadget port (``/dev/ttyGS0``) waits until a USB host connects. A port
@@ -52,8 +70,10 @@ class LineChannel:
     """
 
     def __init__(self, port: Any, *, name: str | None = None, max_line: int = MAX_LINE_BYTES,
-                 newline: str = "\r\n") -> None:
+                 newline: str = "\r\n", partial_idle: float = PARTIAL_LINE_IDLE) -> None:
         self.port = port
+        self.partial_idle = partial_idle
+        self._last_byte = time.monotonic()
         if not getattr(port, "timeout", None):  # None would block reads forever, 0 would spin
             port.timeout = READ_POLL
         if getattr(port, "write_timeout", WRITE_TIMEOUT) is None:
@@ -110,6 +130,10 @@ class LineChannel:
             line = self._take_line()
             if line is not None:
                 return line
+            if self._buffer and not self._discarding and time.monotonic() - self._last_byte > self.partial_idle:
+                prefix = bytes(self._buffer).decode("utf-8", errors="replace")
+                self._buffer.clear()
+                raise PartialLineDropped(self.partial_idle, prefix)
             if self._closed:
                 raise ConsoleError(f"console {self.name}: closed")
             try:
@@ -122,6 +146,8 @@ class LineChannel:
                     data = self.port.read(1)  # waits at most the port's short timeout
             except Exception as exc:  # serial.SerialException is an OSError; others from pty
                 raise self._fail("read", exc) from exc
+            if data:
+                self._last_byte = time.monotonic()
             self._buffer += data
 
     def write_line(self, text: str) -> None:
@@ -175,5 +201,5 @@ def open_console(url: str, baudrate: int = DEFAULT_BAUDRATE, *, max_line: int = 
     return LineChannel(port, name=url, max_line=max_line, newline=newline)
 
 
-__all__ = ["ConsoleError", "DEFAULT_BAUDRATE", "LineChannel", "LineTooLong", "MAX_LINE_BYTES", "WRITE_TIMEOUT",
-           "open_console"]
+__all__ = ["ConsoleError", "DEFAULT_BAUDRATE", "LineChannel", "LineTooLong", "MAX_LINE_BYTES",
+           "PARTIAL_LINE_IDLE", "PartialLineDropped", "WRITE_TIMEOUT", "open_console"]

@@ -478,7 +478,7 @@ def render_history(view: HistoryView, s: Screen) -> None:
 
 
 def render_hold(view: HoldView, s: Screen) -> None:
-    top = s.title("hold.title")
+    top = s.title(view.title)
     bar_h = 16 if s.tall else 10
     s.text("hold.hint", (2, top, s.W - 2, s.H - bar_h - 4), 20 if s.tall else 13, bold=True,
            max_lines=2)

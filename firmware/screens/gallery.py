@@ -174,7 +174,18 @@ def exhaustive_views() -> list[object]:
         SettingItem("newgame.level", "level.apprentice")), 0)]
     views += [GameCodeView(code) for code in ("WWWW", "MMMMM", "IIII")]
     views += [CodeEntryView("WW", "W", 5), CodeEntryView("", "M", 4)]
-    views += [HoldView(p) for p in (0.0, 1.0)]
+    views += [HoldView(p) for p in (0.0, 1.0)] + [HoldView(0.5, title="hold.console_title")]
+    views += [SettingsView((SettingItem("settings.calibrate", Raw("›")),
+                            SettingItem("settings.console", f"console.{state}")), 1)
+              for state in ("off", "locked", "unlocked")]
+    views += [ConfirmView(question=f"console.asks_{what}", title="settings.console")
+              for what in ("new", "restore", "reveal")]
+    views += [MessageView(text, title="settings.console", error=False)
+              for text in ("console.connected", "console.unlocked_notice", "console.unlocked_pin",
+                           "console.locked_notice", "console.new_game", "console.restored",
+                           "console.revealed", msg("console.asked", count=1000),
+                           "console.is_off")]
+    views += [MessageView("console.failed")]
     return views
 
 

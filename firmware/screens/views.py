@@ -347,6 +347,7 @@ class HoldView:
     """Before the reveal: hold ok+back for 3 s; ``progress`` from 0.0 to 1.0."""
 
     progress: float = 0.0
+    title: Text = "hold.title"
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.progress <= 1.0:

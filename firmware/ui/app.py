@@ -16,6 +16,7 @@ from firmware.i18n import LANGUAGES
 from firmware.screens.draw import COLOUR, MONO, render_view
 from firmware.screens.text import Raw, Text, TextDoesNotFit, msg
 from firmware.screens.views import IdleView, MessageView
+from firmware.console_gate import ScreenEvent
 from firmware.store import StorageError
 from firmware.ui.base import ButtonPress, Shelf, UiContext
 from firmware.ui.game import code_error_text
@@ -151,6 +152,12 @@ class LabUi:
         elif message and part not in QUIET_FAULTS:
             self.wake()
             self.message(Raw(short_fault(part, message)))
+
+    def on_console(self, event: ScreenEvent, now: float) -> None:
+        from firmware.ui.console import show_console_event
+
+        self.now = now
+        self._guarded(lambda: show_console_event(self, event))
 
     def cards_wanted(self) -> int:
         if self.camera_fault:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from firmware.console_gate import ScreenEvent
 from firmware.session import GameOptions, GameSession
 
 
@@ -49,6 +50,10 @@ class UiContext:
     set_tolerance: Callable[[float], None] = field(default=lambda tolerance: None)
     capture_face: Callable[[], object | None] = field(default=lambda: None)
     enroll_faces: Callable[[dict[str, object]], None] = field(default=lambda faces: None)
+    console_state: Callable[[], str] = field(default=lambda: "off")
+    """The serial console: off, locked or unlocked (for the game in progress)."""
+    unlock_console: Callable[[], None] = field(default=lambda: None)
+    lock_console: Callable[[], None] = field(default=lambda: None)
 
 
 class Ui(Protocol):
@@ -68,6 +73,9 @@ class Ui(Protocol):
 
     def on_fault(self, part: str, message: str | None, now: float) -> None:
         """A hardware part failed (``message``) or recovered (``None``): camera, display, storage, console."""
+
+    def on_console(self, event: ScreenEvent, now: float) -> None:
+        """The serial console connected, changed something, or asks for a confirmation."""
 
     def cards_wanted(self) -> int:
         """How many cards the current screen waits for on the shelf (0: the camera may rest)."""

@@ -24,6 +24,7 @@ class HoldStep(Step):
     """Hold ok and back together; the bar fills in 3 s. Back alone (or up/down) leaves."""
 
     wants_holds = True
+    title = "hold.title"
 
     def __init__(self, ui: Host) -> None:
         super().__init__(ui)
@@ -32,7 +33,7 @@ class HoldStep(Step):
         self.combo = False
 
     def view(self) -> object:
-        return HoldView(min(max(self.progress, 0.0), 1.0))
+        return HoldView(min(max(self.progress, 0.0), 1.0), title=self.title)
 
     def press(self, button: str) -> None:
         if BOTH <= self.ui.pressed:
@@ -56,8 +57,12 @@ class HoldStep(Step):
             return
         self.progress = min((now - self.since) / HOLD_SECONDS, 1.0)
         if self.progress >= 1.0:
-            self.ui.log_action("reveal held")
-            self.ui.replace(ConfirmStep(self.ui))
+            self.done()
+
+    def done(self) -> None:
+        """The hold is complete: the reveal's confirmation."""
+        self.ui.log_action("reveal held")
+        self.ui.replace(ConfirmStep(self.ui))
 
 
 class ConfirmStep(Step):

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 TOLERANCES = (0.2, 0.35, 0.5, 0.65, 0.8)
 """Reader tolerance steps: low refuses doubtful cards more often, high misreads more often."""
 BRIGHTNESSES = (32, 64, 128, 192, 255)
+SETTING_LINES = 6  # language, level, tolerance, brightness, enrol cards, console
 
 
 def _next(values: tuple[object, ...], current: object) -> object:
@@ -56,12 +57,13 @@ class SettingsStep(Step):
             SettingItem("settings.tolerance", Raw(f"{round(self.tolerance() * 100)}%")),
             SettingItem("settings.brightness", Raw(f"{round(self.ui.brightness() * 100 / 255)}%")),
             SettingItem("settings.calibrate", Raw("›")),
+            SettingItem("settings.console", f"console.{self.ui.context.console_state()}"),
         )
         return SettingsView(items, self.selected)
 
     def press(self, button: str) -> None:
         if button in ("up", "down"):
-            self.selected = (self.selected + (1 if button == "down" else -1)) % 5
+            self.selected = (self.selected + (1 if button == "down" else -1)) % SETTING_LINES
         elif button == "back":
             self.ui.pop()
         elif button == "ok":
@@ -89,9 +91,25 @@ class SettingsStep(Step):
             brightness = int(_next(BRIGHTNESSES, ui.brightness()))  # type: ignore[call-overload]
             ui.save_setting("brightness", brightness)
             ui.log_action(f"brightness {brightness}")
-        else:
+        elif self.selected == 4:
             ui.log_action("card enrolment")
             ui.push(CalibrationStep(ui))
+        else:
+            self.console()
+
+    def console(self) -> None:
+        """Locked: hold ok and back to unlock for this game; unlocked: ok locks; off: says so."""
+        from firmware.ui.console import ConsoleUnlockStep
+
+        ui = self.ui
+        state = ui.context.console_state()
+        if state == "locked":
+            ui.push(ConsoleUnlockStep(ui))
+        elif state == "unlocked":
+            ui._call("lock_console", ui.context.lock_console)
+            ui.log_action("console locked on the kit")
+        else:
+            ui.message("console.is_off", title="settings.console", error=False)
 
 
 class CalibrationStep(Step):

@@ -25,7 +25,10 @@ def shelf() -> Shelf:
 
 @pytest.fixture
 def console(shelf: Shelf) -> ConsoleProtocol:
-    return ConsoleProtocol(GameSession(MemoryStore()), shelf)
+    """A console unlocked with the PIN, as staff and scripts use it (the lock: test_console_lock.py)."""
+    protocol = ConsoleProtocol(GameSession(MemoryStore()), shelf, pin="4711")
+    assert protocol.handle("unlock 4711") == {"console": "unlocked"}
+    return protocol
 
 
 def test_a_whole_game_over_the_console(console: ConsoleProtocol, shelf: Shelf) -> None:

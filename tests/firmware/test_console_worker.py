@@ -18,7 +18,10 @@ from firmware.store import MemoryStore
 
 
 def protocol() -> ConsoleProtocol:
-    return ConsoleProtocol(GameSession(MemoryStore()), lambda: ShelfReading("empty"))
+    """A console unlocked with its PIN (the lock itself: test_console_lock.py)."""
+    console = ConsoleProtocol(GameSession(MemoryStore()), lambda: ShelfReading("empty"), pin="4711")
+    console.handle("unlock 4711")
+    return console
 
 
 class Pty:
@@ -111,3 +114,75 @@ def test_a_vanished_port_is_reported_and_reopened(expected_errors) -> None:
     finally:
         worker.stop()
         pty.close()
+
+
+def test_a_partial_line_is_dropped_after_the_idle_time_and_a_late_newline_completes_nothing(pty: Pty) -> None:
+    from drivers.console import PartialLineDropped
+
+    console = protocol()
+    console.handle("restore DEMO")
+    worker = ConsoleWorker(lambda: open_console(pty.path), console.handle, lambda part, message: None,
+                           (LineTooLong, PartialLineDropped))
+    worker.start()
+    try:
+        assert worker.connected.wait(5)
+        pty.send(b"new golem")
+        reply = pty.reply(timeout=10)
+        assert reply["error"]["kind"] == "partial_line_dropped" and "new golem" in reply["error"]["message"]  # type: ignore[index]
+        pty.send(b"\nstatus\n")  # the bare line end completes nothing: the next reply is the status's
+        assert pty.reply()["code"] == "DEMO"
+        assert console.session.game is not None and console.session.game.code == "DEMO"
+    finally:
+        worker.stop()
+
+
+def test_a_flood_is_paced_by_the_rate_limit() -> None:
+    from firmware.console_worker import RateLimit
+
+    now = [0.0]
+    rate = RateLimit(per_second=10, burst=3, clock=lambda: now[0])
+    waits = []
+    for _ in range(5):
+        waits.append(rate.wait_time())
+        if waits[-1] == 0:
+            rate.take()
+    assert waits[:3] == [0.0, 0.0, 0.0] and waits[3] == pytest.approx(0.1)
+    now[0] += 0.1
+    assert rate.wait_time() == 0.0
+
+
+def test_a_wrong_pin_slows_the_next_line_more_each_time(pty: Pty) -> None:
+    from firmware.console_worker import PIN_DELAY_FIRST
+
+    console = ConsoleProtocol(GameSession(MemoryStore()), lambda: ShelfReading("empty"), pin="4711")
+    worker = ConsoleWorker(lambda: open_console(pty.path), console.handle, lambda part, message: None, LineTooLong)
+    worker.start()
+    try:
+        assert worker.connected.wait(5)
+        times = []
+        for pin in ("0000", "1111", "4711"):
+            pty.send(f"unlock {pin}\n".encode())
+            times.append(time.monotonic())
+            pty.reply(timeout=10)
+        pty.send(b"help\n")
+        pty.reply(timeout=10)
+        answered = time.monotonic()
+        # the second try waited the first delay, the third twice that
+        assert times[1] - times[0] < 1 and answered - times[0] >= 3 * PIN_DELAY_FIRST
+        assert worker.pin_delay == 0.0 and console.gate.state() == "unlocked"
+    finally:
+        worker.stop()
+
+
+def test_a_reply_over_the_cap_is_replaced_by_an_error(pty: Pty) -> None:
+    from firmware.console_worker import MAX_REPLY_CHARS
+
+    worker = ConsoleWorker(lambda: open_console(pty.path),
+                           lambda line: {"history": ["x" * MAX_REPLY_CHARS]}, lambda part, message: None)
+    worker.start()
+    try:
+        assert worker.connected.wait(5)
+        pty.send(b"history\n")
+        assert pty.reply()["error"]["kind"] == "reply_too_long"  # type: ignore[index]
+    finally:
+        worker.stop()

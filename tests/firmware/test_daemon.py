@@ -38,6 +38,7 @@ class CountingUi:
         self.presses: list[ButtonPress] = []
         self.shelves: list[Shelf] = []
         self.faults: list[tuple[str, str | None]] = []
+        self.console_events: list[object] = []
 
     def view(self) -> object:
         return MessageView(text=Raw(f"presses {len(self.presses)}"))
@@ -55,6 +56,9 @@ class CountingUi:
 
     def on_fault(self, part: str, message: str | None, now: float) -> None:
         self.faults.append((part, message))
+
+    def on_console(self, event: object, now: float) -> None:
+        self.console_events.append(event)
 
     def cards_wanted(self) -> int:
         return 2 if any(p.button == "ok" for p in self.presses) else 0
@@ -89,7 +93,8 @@ def clock() -> FakeClock:
 
 
 def make_daemon(ui: CountingUi, display: object, clock: FakeClock, **options: object) -> Daemon:
-    protocol = ConsoleProtocol(GameSession(MemoryStore()), lambda: ShelfReading("empty"))
+    protocol = ConsoleProtocol(GameSession(MemoryStore()), lambda: ShelfReading("empty"), pin="4711")
+    protocol.handle("unlock 4711")  # the lock itself: test_console_lock.py
     return Daemon(lambda: ui, protocol, display, render_view, clock=clock, **options)  # type: ignore[arg-type]
 
 

@@ -17,8 +17,11 @@ from firmware.store import GameStore
 
 
 def make_kit(state: Path, **overrides: object) -> Kit:
-    config = load_config(None, {"storage.state_dir": str(state), **overrides})
-    return build_kit(config, RunOptions(simulate=True, headless=True), state)
+    config = load_config(None, {"storage.state_dir": str(state), "console.pin": "4711", **overrides})
+    built = build_kit(config, RunOptions(simulate=True, headless=True), state)
+    built.daemon.protocol.handle("unlock 4711")  # the lock itself: test_console_lock.py
+    built.daemon.protocol.gate.take_events()  # its notice on the screen is not what these tests check
+    return built
 
 
 @pytest.fixture

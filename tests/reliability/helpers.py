@@ -21,6 +21,9 @@ from firmware.config import load_config
 from firmware.runtime import Kit, RunOptions, build_kit
 
 REPO = Path(__file__).resolve().parents[2]
+#: The staff PIN of the test kits: these tests drive whole games over the console, unlocked with it
+#: (the locked console itself: test_cafe_console.py, tests/firmware/test_console_lock.py).
+TEST_PIN = "test-pin-2468"
 LABKIT = [sys.executable, "-m", "firmware.cli"]
 
 #: every alchemical as the kit writes it (red-green-blue, p/n sign, uppercase when large)
@@ -92,6 +95,10 @@ class DaemonProcess:
         self.pty = Pty()
         self.log_path = log_path
         self._log = open(log_path, "ab")
+        if "--config" not in extra:  # a configuration with the staff PIN, to unlock the console
+            config = log_path.with_name(log_path.name + ".toml")
+            config.write_text(f'[console]\npin = "{TEST_PIN}"\n')
+            extra = ("--config", str(config), *extra)
         self.process = subprocess.Popen(
             [*LABKIT, "run", "--simulate", "--headless", "--console", self.pty.path,
              "--state-dir", str(state_dir), *extra],
@@ -109,6 +116,7 @@ class DaemonProcess:
             if reply is not None:
                 assert "commands" in reply, reply
                 self._skip_late_help()
+                assert self.ask(f"unlock {TEST_PIN}") == {"console": "unlocked"}
                 return
         raise AssertionError(f"the daemon did not answer within {timeout} s: {self.log()}")
 
@@ -158,12 +166,24 @@ class DaemonProcess:
         return self.log_path.read_text(errors="replace")[-3000:]
 
 
-def make_kit(state: Path, **overrides: object) -> Kit:
-    """The simulator kit as ``labkit run --simulate --headless`` builds it (not started)."""
-    enabled = {"console.enabled": True} if "console.url" in overrides else {}  # as --console does
-    config = load_config(None, {"storage.state_dir": str(state), **enabled, **overrides})
-    return build_kit(config, RunOptions(simulate=True, headless=True, console_given="console.url" in overrides),
-                     state)
+def make_kit(state: Path, cafe: bool = False, **overrides: object) -> Kit:
+    """The simulator kit as ``labkit run --simulate --headless`` builds it (not started).
+
+    Unless ``cafe``, its console is unlocked with the staff PIN as ``unlock PIN`` would, and the
+    console's notices stay off the screen: these tests drive whole games over the console and look
+    at other promises (the locked console and its notices: test_cafe_console.py).
+    """
+    enabled = {"console.enabled": True} if "console.url" in overrides else {}
+    config = load_config(None, {"storage.state_dir": str(state), "console.pin": TEST_PIN, **enabled,
+                                **overrides})
+    kit = build_kit(config, RunOptions(simulate=True, headless=True, console_given="console.url" in overrides),
+                    state)
+    if not cafe:
+        gate = kit.daemon.protocol.gate
+        assert gate.unlock_with(TEST_PIN)
+        take_events = gate.take_events
+        gate.take_events = lambda: [event for event in take_events() if event.kind == "confirm"]  # type: ignore[method-assign]
+    return kit
 
 
 @contextmanager

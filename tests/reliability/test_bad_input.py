@@ -88,7 +88,7 @@ def check_one_line(pty: Pty, payload: bytes) -> dict[str, Any] | None:
     if len(payload) > MAX_LINE_BYTES:
         assert len(replies) == 1 and replies[0]["error"]["kind"] == "line_too_long", replies
         assert str(MAX_LINE_BYTES) in replies[0]["error"]["message"]
-    elif not text.strip():
+    elif not text.strip(" \t"):  # only ASCII spaces and tabs separate words (and make a blank line)
         assert replies == [], replies
         return None
     assert len(replies) == 1, f"{payload!r} got {replies}"
@@ -97,7 +97,7 @@ def check_one_line(pty: Pty, payload: bytes) -> dict[str, Any] | None:
         assert_clear_error(reply)
         assert game_state(pty) == before, f"{payload!r} was refused but changed the game"
     else:
-        words = text.split()
+        words = [word for word in re.split(r"[ \t]+", text) if word]
         assert words and (words[0].lower() in LEGIT_CHANGES or game_state(pty)[0].get("code") == before[0].get("code")), (
             f"{payload!r} replaced the game: {reply}")
     return reply

@@ -219,6 +219,12 @@ def test_a_full_disk_mid_game_says_so_on_the_screen_and_the_game_goes_on(small_t
         during = play_until_memory(kit, [f"mix fern {other}" for other in INGREDIENTS[1:]] * 3)
         status = kit.daemon.ask_console("status")
         assert status["storage"] == "memory" and status["code"] == "DEMO"
+        # every reply says so from the failure on: the first that could not be recorded included
+        assert not any("storage" in reply for reply in before)
+        failed_at = next(i for i, reply in enumerate(during) if "storage" in reply)
+        assert all(reply["storage"] == "memory" for reply in during[failed_at:])
+        assert kit.daemon.ask_console("help")["storage"] == "memory"
+        assert kit.daemon.ask_console("fly away")["storage"] == "memory"  # errors too
         assert status["questions"] == len(before) + len(during)
         wait_for(lambda: STORAGE_MESSAGE in screen_text(kit), what="the storage message on the screen")
         # the buttons go on too: a scan from the menu answers from memory
@@ -254,7 +260,7 @@ def test_a_state_directory_that_cannot_be_created_says_so_and_plays_in_memory(tm
     with running(make_kit(tmp_path / "file" / "state")) as kit:
         wait_for(lambda: STORAGE_MESSAGE in screen_text(kit), what="the storage message on the screen")
         assert kit.daemon.ask_console("restore DEMO")["code"] == "DEMO"
-        assert kit.daemon.ask_console("mix mushroom toad") == {"potion": "R+"}
+        assert kit.daemon.ask_console("mix mushroom toad") == {"potion": "R+", "storage": "memory"}
         assert kit.daemon.ask_console("status")["storage"] == "memory"
 
 

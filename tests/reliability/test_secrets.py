@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from firmware.script import play_script
-from tests.reliability.helpers import ALCHEMICAL_WORD, REPO, DaemonProcess, Pty, make_kit, running
+from tests.reliability.helpers import ALCHEMICAL_WORD, REPO, TEST_PIN, DaemonProcess, Pty, make_kit, running
 
 INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather")
 GOLEM_SECRET = re.compile(r"""['"](chest|ears)['"]\s*:\s*\{|['"]animate['"]\s*:\s*\[""")  # the reveal's golem
@@ -109,7 +109,7 @@ def test_no_log_line_and_no_console_reply_but_the_reveal_shows_an_answer(tmp_pat
 
 def test_the_journal_of_the_daemon_process_keeps_the_secrets(tmp_path: Path) -> None:
     config = tmp_path / "labkit.toml"
-    config.write_text('[log]\nlevel = "debug"\n')
+    config.write_text(f'[log]\nlevel = "debug"\n[console]\npin = "{TEST_PIN}"\n')
     daemon = DaemonProcess(tmp_path / "state", tmp_path / "journal.log", ("--config", str(config)))
     try:
         daemon.wait_ready()

@@ -26,7 +26,7 @@ def test_settings_list_and_values() -> None:
     assert isinstance(view, SettingsView)
     assert [item.label for item in view.items] == ["settings.language", "settings.level",
                                                    "settings.tolerance", "settings.brightness",
-                                                   "settings.calibrate"]
+                                                   "settings.calibrate", "settings.console"]
     assert values(table)[:4] == [Raw("English"), "level.apprentice", Raw("50%"), Raw("100%")]
     table.renders(ALL_LANGUAGES)
     assert isinstance(table.press("back"), MenuView)
