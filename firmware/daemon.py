@@ -263,11 +263,14 @@ class Daemon:
         problem = self.protocol.session.problem
         self._handle(event, now)
         for console_event in self.protocol.gate.take_events():
-            self._guarded("console", lambda shown=console_event: self.ui.on_console(shown, now))
+            self._show_console_event(console_event, now)
         if self.protocol.session.problem not in (None, problem):
             # the disk refused to record an answer: said over whatever screen the answer led to
             message = self.protocol.session.problem
             self._guarded("fault", lambda: self.ui.on_fault("storage", message, now))
+
+    def _show_console_event(self, event: ScreenEvent, now: float) -> None:
+        self._guarded("console", lambda: self.ui.on_console(event, now))
 
     def _handle(self, event: object, now: float) -> None:
         if isinstance(event, _ConsoleLine):
