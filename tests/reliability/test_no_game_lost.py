@@ -80,7 +80,11 @@ def check_restarted(daemon: DaemonProcess, known: Acknowledged, round_: int) -> 
             return
     assert "error" not in status, f"round {round_}: the game was lost: {status}"
     assert status["storage"] == "disk", f"round {round_}: {status}"
-    history = history_reply["history"]
+    history = list(history_reply["history"])
+    while history_reply.get("next") is not None:  # the history comes in pages of 50
+        history_reply = daemon.ask(f"history {history_reply['next']}")
+        assert history_reply is not None
+        history += history_reply["history"]
     assert status["questions"] == len(history), f"round {round_}: half-written: {status} vs {history}"
     entries = [{k: v for k, v in entry.items() if k != "time"} for entry in history]
     if switches_game(known.in_flight) and entries == [] and status["code"] == known.code:
