@@ -157,7 +157,8 @@ class LabUi:
         from firmware.ui.console import show_console_event
 
         self.now = now
-        self._guarded(lambda: show_console_event(self, event))
+        self.wake()
+        self._guarded(lambda: show_console_event(self, self.top, event))
 
     def cards_wanted(self) -> int:
         if self.camera_fault:

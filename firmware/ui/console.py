@@ -17,7 +17,7 @@ from firmware.ui.reveal import HoldStep, RevealStep, reveal_pages
 from firmware.ui.steps import MessageStep, Step
 
 if TYPE_CHECKING:
-    from firmware.ui.app import LabUi
+    from firmware.ui.host import Host
 
 TITLE = "settings.console"
 
@@ -34,7 +34,7 @@ CHANGES = {
 class ConsoleNoticeStep(MessageStep):
     """A console notice over the flow; questions asked in a row are counted on one notice."""
 
-    def __init__(self, ui: LabUi, what: str, questions: int = 0) -> None:
+    def __init__(self, ui: Host, what: str, questions: int = 0) -> None:
         self.what, self.questions = what, questions
         text = msg("console.asked", count=questions) if what == "question" else (
             "console.connected" if what == "connected" else CHANGES[what])
@@ -46,7 +46,7 @@ class ConsoleConfirmStep(Step):
 
     wants_holds = True
 
-    def __init__(self, ui: LabUi, request: PendingRequest) -> None:
+    def __init__(self, ui: Host, request: PendingRequest) -> None:
         super().__init__(ui)
         self.request = request
 
@@ -67,10 +67,10 @@ class ConsoleConfirmStep(Step):
                 ui.pop()
             elif "error" in reply:
                 ui.pop()
-                ui.message("console.failed")
+                ui.push(MessageStep(ui, MessageView("console.failed")))
             elif self.request.what == "reveal":
                 ui.home()
-                ui.push(RevealStep(ui, reveal_pages(reply)))
+                ui.push(RevealStep(ui, reveal_pages(ui.session.require_game().reveal())))
             else:
                 ui.home()
                 ui.push(ConsoleNoticeStep(ui, self.request.what))
@@ -89,10 +89,9 @@ class ConsoleUnlockStep(HoldStep):
         ui.push(MessageStep(ui, MessageView("console.unlocked_notice", title=TITLE, error=False)))
 
 
-def show_console_event(ui: LabUi, event: ScreenEvent) -> None:
-    """What the screen does when the console connects, changes something or asks."""
-    ui.wake()
-    top = ui.top
+def show_console_event(ui: Host, top: Step, event: ScreenEvent) -> None:
+    """What the screen does when the console connects, changes something or asks (``top``: the
+    step shown now)."""
     if event.kind == "confirm" and event.request is not None:
         ui.push(ConsoleConfirmStep(ui, event.request))
     elif event.kind == "connected":
@@ -100,7 +99,7 @@ def show_console_event(ui: LabUi, event: ScreenEvent) -> None:
     elif event.what == "question":
         count = top.questions + 1 if isinstance(top, ConsoleNoticeStep) and top.what == "question" else 1
         if isinstance(top, ConsoleNoticeStep) and top.what == "question":
-            ui.stack[-1] = ConsoleNoticeStep(ui, "question", count)
+            ui.replace(ConsoleNoticeStep(ui, "question", count))
         else:
             ui.push(ConsoleNoticeStep(ui, "question", count))
     elif event.what in ("new", "restore"):

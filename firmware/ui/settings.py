@@ -109,7 +109,7 @@ class SettingsStep(Step):
             ui._call("lock_console", ui.context.lock_console)
             ui.log_action("console locked on the kit")
         else:
-            ui.message("console.is_off", title="settings.console", error=False)
+            ui.push(MessageStep(ui, MessageView("console.is_off", title="settings.console", error=False)))
 
 
 class CalibrationStep(Step):
