@@ -503,6 +503,16 @@ _WRITER = textwrap.dedent("""
     """)
 
 
+def acknowledgements(lines: list[str]) -> list[str]:
+    """The writer's complete lines: the kill can cut its last line short (with PYTHONUNBUFFERED set,
+    ``print`` writes each word on its own), and a line cut short acknowledged nothing."""
+    return [line for line in lines if line.endswith("\n")]
+
+
+def test_a_line_the_kill_cut_short_acknowledges_nothing() -> None:
+    assert acknowledgements(["game 3\n", "entry 3 0\n", "entry"]) == ["game 3\n", "entry 3 0\n"]
+
+
 def kill_loop(state_dir: Path, rounds: int, seed: int) -> None:
     """Kill a writer at random moments; each time the game and a gap-free prefix of its log survive."""
     rng = random.Random(seed)
@@ -524,7 +534,7 @@ def kill_loop(state_dir: Path, rounds: int, seed: int) -> None:
         child.wait()
         lines += child.stdout.readlines()  # buffered acknowledgements written before the kill
         child.stdout.close()
-        for line in lines:
+        for line in acknowledgements(lines):
             words = line.split()
             acknowledged = (int(words[1]), -1) if words[0] == "game" else (int(words[1]), int(words[2]))
         with GameStore.open(state_dir) as store:
