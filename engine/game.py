@@ -30,7 +30,7 @@ from engine.alchemy import (
     parse_ingredient,
 )
 from engine.codes import Permutation, decode_code, encode_code
-from engine.errors import IllegalQuestionError, LogFormatError
+from engine.errors import IllegalQuestionError, LabkitError, LogFormatError
 from engine.golem import GOLEMS, Golem
 from engine.legacy_codes import read_legacy_kit_code
 from engine.options import Level, Rules, check_form, check_golem_allowed, parse_level, parse_rules
@@ -68,6 +68,8 @@ from engine.questions import (
 
 SCHEMA_VERSION = 2
 """Version 2: codes are official codes; a game resumed from version 1 keeps its old golem code."""
+#: Ingredients the palace library offers to choose from (004).
+LIBRARY_OFFER_SIZE = 4
 LEGACY_SCHEMA_VERSION = 1  # saved before issue 14: a 5-letter code is the kit's old golem scheme
 
 
@@ -290,7 +292,7 @@ class Game:
             return AnimationResult(pair == set(self._require_golem().animating_alchemicals()))
         if isinstance(question, LibraryOffer):
             self._require_golem()
-            return LibraryOffered(tuple(self.rng.sample(list(Ingredient), 4)))
+            return LibraryOffered(tuple(self.rng.sample(list(Ingredient), LIBRARY_OFFER_SIZE)))
         if isinstance(question, LibraryAnswer):
             self._require_golem()
             return LibraryVerdict(library_class(self.alchemical_of(question.ingredient)))
@@ -314,6 +316,38 @@ class Game:
         reply = self.answer(question)
         self.log.append(LogEntry(self.clock(), question, reply.to_data()))
         return reply
+
+    def replayed(self, entry: LogEntry) -> LogEntry:
+        """The entry with its answer recomputed from the code: how a saved log is checked on load.
+
+        The form is checked against the rules and the golem but not the level, which may change
+        during a game. A library offer was a random draw: its four ingredients are checked and kept.
+        Raises ``LabkitError`` for an entry this game could not have recorded.
+
+        >>> game = Game.from_code("AAAA")
+        >>> altered = LogEntry(1.0, Mix(Ingredient.FERN, Ingredient.CLAW), {"potion": "R-"})
+        >>> game.replayed(altered).answer
+        {'potion': 'G+'}
+        """
+        question = entry.question
+        if isinstance(question, LibraryOffer):
+            self._require_golem()
+            offered = entry.answer.get("ingredients")
+            names = offered if isinstance(offered, list) else []
+            ingredients = {parse_ingredient(str(name)) for name in names}
+            if len(names) != LIBRARY_OFFER_SIZE or len(ingredients) != LIBRARY_OFFER_SIZE:
+                raise LogFormatError(f"a library offer needs {LIBRARY_OFFER_SIZE} different ingredients,"
+                                     f" not {offered!r}")
+            return entry
+        refusals: list[LabkitError] = []
+        for level in Level:
+            try:
+                check_form(type(question), self.rules, level, golem=self.is_golem_game, code=self.code)
+            except LabkitError as refusal:
+                refusals.append(refusal)
+        if len(refusals) == len(Level):
+            raise refusals[0]
+        return LogEntry(entry.time, question, self._answer(question).to_data())
 
     def library_offer(self) -> tuple[Ingredient, ...] | None:
         """The four ingredients the library last offered, until one of them is chosen; else ``None``.

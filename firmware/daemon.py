@@ -266,7 +266,7 @@ class Daemon:
             self._show_console_event(console_event, now)
         if self.protocol.session.problem not in (None, problem):
             # the disk refused to record an answer: said over whatever screen the answer led to
-            message = self.protocol.session.problem
+            message = str(self.protocol.session.problem)
             self._guarded("fault", lambda: self.ui.on_fault("storage", message, now))
 
     def _show_console_event(self, event: ScreenEvent, now: float) -> None:

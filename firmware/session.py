@@ -1,11 +1,14 @@
 """The game in progress, kept in the store: new, restore, ask, history, status.
 
 Every answer is written to the store before it is shown. When the disk refuses a write the session
-moves the game to memory, keeps answering, and says so in ``problem`` for the screen.
+moves the game to memory, keeps answering, and says so in ``problem`` for the screen. A saved game
+is read back entry by entry (:mod:`firmware.saved_game`): what cannot be read or does not match the
+code is left out or corrected, a copy of the file is kept, and ``problem`` says so.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import random
 import secrets
@@ -15,9 +18,38 @@ from dataclasses import dataclass
 
 from engine import Game, IllegalQuestionError, LabkitError, Level, Question, Rules, decode_code
 from engine.questions import A, PlainData
+from firmware.saved_game import ReadGame, read_saved_game
 from firmware.store import MemoryStore, StorageError, Store
 
+#: Questions one game records. A game of Alchemists is six rounds in which each of at most four
+#: players makes a few experiments, sales, debunks and golem tests: under 150 questions. Ten times
+#: that leaves room for long tables and console scripts while bounding the file (about 300 bytes an
+#: entry: 450 KB) and the history (30 pages of the console's ``history``).
+MAX_QUESTIONS = 1500
+
 log = logging.getLogger(__name__)
+
+
+class ProblemKind(enum.Enum):
+    """What happened to the saved game, for the screen's words."""
+
+    STORAGE_FAILED = "storage_failed"  # the disk refused: the game is kept in memory
+    SAVE_DAMAGED = "save_damaged"  # the saved game could not be read: set aside, no game
+    SAVE_REPAIRED = "save_repaired"  # entries were left out or corrected: the game goes on
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A notice about the saved game: its kind (the screen's words) and English text (journal, console).
+
+    The text never holds the game's code: the code is the secret's key.
+    """
+
+    kind: ProblemKind
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class NoGameError(IllegalQuestionError):
@@ -49,7 +81,10 @@ class GameSession:
         self.clock = clock
         self.rng = rng or secrets.SystemRandom()
         self.game: Game | None = None
-        self.problem: str | None = store.notice
+        self.problem: Problem | None = None
+        if store.notice is not None:
+            kind = ProblemKind.STORAGE_FAILED if isinstance(store, MemoryStore) else ProblemKind.SAVE_DAMAGED
+            self.problem = Problem(kind, store.notice)
         self.in_memory_fallback = False
 
     @property
@@ -58,7 +93,7 @@ class GameSession:
         return self.in_memory_fallback or (isinstance(self.store, MemoryStore) and self.store.notice is not None)
 
     def resume(self) -> Game | None:
-        """Load the stored game, if any; a saved game that cannot be read is set aside with a notice."""
+        """Load the stored game, if any, keeping what can be read; see the module's docstring."""
         try:
             stored = self.store.load()
         except StorageError as error:
@@ -67,13 +102,15 @@ class GameSession:
         if stored is None:
             return None
         try:
-            game = Game.from_data({**stored.game, "log": stored.log})
+            read = read_saved_game(stored)
         except LabkitError as error:
-            log.error("the saved game cannot be read (%s); starting without a game", error.kind)
-            self.problem = f"saved game unreadable ({error.message}); start a new game"
+            self._set_aside_unreadable_game(error)
             return None
+        game = read.game
         game.clock, game.rng = self.clock, self.rng
         self.game = game
+        if read.repaired:
+            self._save_repaired_game(read)
         log.info("resumed the saved game with %d questions", len(game.log))
         return game
 
@@ -115,6 +152,10 @@ class GameSession:
     def ask(self, question: Question[A]) -> A:
         """Answer a question about the game in progress and record it before returning."""
         game = self.require_game()
+        if len(game.log) >= MAX_QUESTIONS:
+            raise IllegalQuestionError(
+                "log_full", f"this game has recorded {MAX_QUESTIONS} questions, the most a game keeps:"
+                " start a new game")
         reply = game.ask(question)
         entry = game.log[-1].to_data()
         try:
@@ -151,18 +192,44 @@ class GameSession:
         data = game.to_data()
         entries = data.pop("log")
         try:
-            self.store.save_game(data)
-            for entry in entries if isinstance(entries, list) else []:
-                self.store.append(entry)
+            self.store.rewrite(data, entries if isinstance(entries, list) else [])
         except StorageError as error:
             self._go_to_memory(error)
+
+    def _set_aside_unreadable_game(self, error: LabkitError) -> None:
+        """Keep a copy of a game that cannot be read, then start without one (the copy is for the owner)."""
+        try:
+            copy = self.store.keep_copy()
+            self.store.clear()
+        except StorageError as storage_error:
+            self._go_to_memory(storage_error)
+            return
+        kept = f"; kept as {copy.name}" if copy else ""
+        log.error("the saved game cannot be read (%s)%s; starting without a game", error.kind, kept)
+        self.problem = Problem(ProblemKind.SAVE_DAMAGED,
+                               f"saved game unreadable ({error.kind}){kept}; start a new game")
+
+    def _save_repaired_game(self, read: ReadGame) -> None:
+        """Keep a copy of the stored file, then store the game as read; say what was changed."""
+        text = (f"saved game repaired: {read.unreadable} unreadable entries left out,"
+                f" {read.corrected} answers recomputed from the code")
+        try:
+            copy = self.store.keep_copy()
+        except StorageError as error:
+            self._go_to_memory(error)
+            return
+        if copy is not None:
+            text += f"; the file as it was is kept as {copy.name}"
+        log.error("%s", text)
+        self.problem = Problem(ProblemKind.SAVE_REPAIRED, text)
+        self._save_whole_game(read.game)
 
     def _go_to_memory(self, error: StorageError) -> None:
         if self.in_memory_fallback:
             return
         self.in_memory_fallback = True
         log.error("storage failed (%s): the game goes on in memory", error)
-        self.problem = f"storage failed: {error}; the game goes on in memory"
+        self.problem = Problem(ProblemKind.STORAGE_FAILED, f"storage failed: {error}; the game goes on in memory")
         settings = self.store.settings.as_dict()
         try:
             self.store.close()
@@ -172,6 +239,4 @@ class GameSession:
         if self.game is not None:
             data = self.game.to_data()
             entries = data.pop("log")
-            self.store.save_game(data)
-            for entry in entries if isinstance(entries, list) else []:
-                self.store.append(entry)
+            self.store.rewrite(data, entries if isinstance(entries, list) else [])

@@ -4,10 +4,14 @@ One file, ``<state_dir>/labkit.db``, in WAL mode with ``synchronous=FULL``: ever
 is one transaction, fsynced before it returns, so after a crash the game is there with an intact
 prefix of its log. The game and the log entries are opaque JSON-able dicts made by the engine.
 
-The state directory is created with mode 0700 and the database with mode 0600. A damaged database
-(not a database, a failed integrity check, an unknown schema version, an unreadable record) is moved
-aside to ``labkit.db.damaged-<UTC timestamp>`` and a fresh one started; :attr:`GameStore.notice` then
-says so, for the screen. Opening never raises for damage, so the daemon cannot crash-loop on it.
+The state directory is created with mode 0700 and the database with mode 0600. A new database is
+built under another name and renamed into place, so a power cut never leaves an empty ``labkit.db``.
+A damaged database (empty, not a database, a failed integrity check, an unknown schema version, an
+unreadable game record) is moved aside to ``labkit.db.damaged-<UTC timestamp>`` and a fresh one
+started; :attr:`GameStore.notice` then says so, for the screen. Opening never raises for damage, so
+the daemon cannot crash-loop on it. A log entry that is not a JSON object is left out of
+:meth:`GameStore.load` and counted in :attr:`StoredGame.unreadable`: one bad entry does not cost the
+game, and the session decides what to keep (:meth:`GameStore.keep_copy`, :meth:`GameStore.rewrite`).
 
 A full disk, a read-only state directory or an I/O error raises :class:`StorageError` (an
 :class:`OSError`) with a clear message; the daemon can then go on with a :class:`MemoryStore`, which
@@ -17,7 +21,7 @@ has the same interface and keeps everything in memory.
 >>> store.save_game({"code": "ABCD"})
 >>> store.append({"mix": [1, 2]})
 >>> store.load()
-StoredGame(game={'code': 'ABCD'}, log=[{'mix': [1, 2]}])
+StoredGame(game={'code': 'ABCD'}, log=[{'mix': [1, 2]}], unreadable=0)
 """
 
 from __future__ import annotations
@@ -93,10 +97,40 @@ class _Damaged(Exception):
 
 @dataclass(frozen=True)
 class StoredGame:
-    """The current game and its log entries, oldest first, as saved."""
+    """The current game and its readable log entries, oldest first, and how many could not be read."""
 
     game: JSON
     log: list[JSON] = field(default_factory=list)
+    unreadable: int = 0
+
+
+def _decode_entries(texts: Iterable[str]) -> tuple[list[JSON], int]:
+    """The log entries that are JSON objects, and the number of the others."""
+    entries: list[JSON] = []
+    unreadable = 0
+    for text in texts:
+        try:
+            entry = json.loads(text)
+        except (ValueError, TypeError):
+            entry = None
+        if isinstance(entry, dict):
+            entries.append(entry)
+        else:
+            unreadable += 1
+    return entries, unreadable
+
+
+def _decode_settings(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The settings whose values are JSON; the others are dropped (their defaults apply again)."""
+    settings: dict[str, str] = {}
+    for key, text in rows:
+        try:
+            json.loads(text)
+        except (ValueError, TypeError):
+            log.warning("the saved setting %r is unreadable; its default applies", key)
+            continue
+        settings[key] = text
+    return settings
 
 
 def _encode(value: object, what: str) -> str:
@@ -202,7 +236,9 @@ class Store(Protocol):
     settings: Settings
 
     def save_game(self, game: JSON) -> None: ...
+    def rewrite(self, game: JSON, log: Iterable[JSON]) -> None: ...
     def append(self, entry: JSON) -> None: ...
+    def keep_copy(self) -> Path | None: ...
     def load(self) -> StoredGame | None: ...
     def clear(self) -> None: ...
     def close(self) -> None: ...
@@ -230,8 +266,17 @@ class MemoryStore:
 
     def save_game(self, game: JSON) -> None:
         """Make ``game`` the current game, with an empty log."""
-        self._game = _encode_dict(game, "game")
-        self._log = []
+        self.rewrite(game, ())
+
+    def rewrite(self, game: JSON, log: Iterable[JSON]) -> None:
+        """Make ``game`` the current game with exactly ``log``."""
+        text = _encode_dict(game, "game")
+        entries = [_encode_dict(entry, "log entry") for entry in log]
+        self._game, self._log = text, entries
+
+    def keep_copy(self) -> Path | None:
+        """Nothing on disk to keep: ``None``."""
+        return None
 
     def append(self, entry: JSON) -> None:
         """Add one entry to the current game's log."""
@@ -304,20 +349,60 @@ def _fsync_dir(path: Path) -> None:
 _COMPANIONS = ("", "-wal", "-shm", "-journal")
 
 
-def _set_aside(path: Path) -> Path:
-    """Rename the database (and its WAL files) to ``<name>.damaged-<timestamp>``; the new name."""
+def _aside_name(path: Path) -> Path:
+    """A free ``<name>.damaged-<timestamp>`` beside the database."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     aside = path.with_name(f"{path.name}.damaged-{stamp}")
     n = 1
     while any(Path(f"{aside}{suffix}").exists() for suffix in _COMPANIONS):
         n += 1
         aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    return aside
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename the database (and its WAL files) to ``<name>.damaged-<timestamp>``; the new name."""
+    aside = _aside_name(path)
     for suffix in _COMPANIONS:
         source = Path(f"{path}{suffix}")
         if source.exists():
             os.replace(source, f"{aside}{suffix}")
     _fsync_dir(path.parent)
     return aside
+
+
+def _building_name(path: Path) -> Path:
+    return path.with_name(f"{path.name}.new-{os.getpid()}")
+
+
+def _remove_stale_builds(path: Path) -> None:
+    """Remove databases a power cut left half built (see :func:`_create`)."""
+    for stale in path.parent.glob(f"{path.name}.new-*"):
+        try:
+            stale.unlink()
+        except OSError as error:
+            log.warning("cannot remove the half-built %s: %s", stale, error)
+
+
+def _create(path: Path) -> None:
+    """Build an empty database with the schema beside ``path`` and rename it into place.
+
+    SQLite takes an empty file for a new database, so a file created in place and cut off by a
+    power cut before its schema was written would later look like a new kit and hide the loss.
+    """
+    building = _building_name(path)
+    for suffix in _COMPANIONS:
+        Path(f"{building}{suffix}").unlink(missing_ok=True)
+    fd = os.open(building, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    os.close(fd)
+    connection = sqlite3.connect(building, isolation_level=None)
+    try:
+        connection.execute("PRAGMA synchronous = FULL")
+        connection.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    finally:
+        connection.close()
+    os.replace(building, path)
+    _fsync_dir(path.parent)
 
 
 class GameStore:
@@ -370,12 +455,20 @@ class GameStore:
 
     @staticmethod
     def _connect(path: Path) -> tuple[sqlite3.Connection, bool, dict[str, str]]:
-        """Connect, set the PRAGMAs, check integrity and schema, create the schema in a new file."""
+        """Create the database if there is none; connect, set the PRAGMAs, check integrity and schema."""
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            os.close(fd)
-        except OSError as error:
+            _remove_stale_builds(path)
+            if not path.exists():
+                _create(path)
+            fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+            try:
+                empty = os.fstat(fd).st_size == 0
+            finally:
+                os.close(fd)
+        except (OSError, sqlite3.Error) as error:
             raise _storage_error(error, "open the state database", path) from None
+        if empty:  # its WAL, if any, is set aside with it
+            raise _Damaged("the file is empty")
         _private(path)
         try:
             connection = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=False)
@@ -398,36 +491,26 @@ class GameStore:
                 raise _Damaged("integrity check: " + "; ".join(problems))
             tables = {row[0] for row in connection.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            fresh = version == 0 and not tables
-            games: list[str] = []
-            settings: dict[str, str] = {}
-            if not fresh:
-                if version != SCHEMA_VERSION:
-                    raise _Damaged(f"unknown schema version {version}")
-                if not _TABLES <= tables:
-                    raise _Damaged("tables missing: " + ", ".join(sorted(_TABLES - tables)))
-                games = [row[0] for row in connection.execute("SELECT data FROM game")]
-                entries = [row[0] for row in connection.execute("SELECT data FROM log ORDER BY seq")]
-                settings = dict(connection.execute("SELECT key, value FROM settings").fetchall())
-                for text in [*games, *entries]:
-                    if not isinstance(json.loads(text), dict):
-                        raise _Damaged("a record is not a JSON object")
-                for text in settings.values():
-                    json.loads(text)
-                if entries and not games:
-                    raise _Damaged("a log without a game")
+            if version != SCHEMA_VERSION:
+                raise _Damaged(f"unknown schema version {version}")
+            if not _TABLES <= tables:
+                raise _Damaged("tables missing: " + ", ".join(sorted(_TABLES - tables)))
+            games = [row[0] for row in connection.execute("SELECT data FROM game")]
+            has_log = connection.execute("SELECT EXISTS (SELECT 1 FROM log)").fetchone()[0]
+            settings = _decode_settings(connection.execute("SELECT key, value FROM settings").fetchall())
+            for text in games:
+                if not isinstance(json.loads(text), dict):
+                    raise _Damaged("the game record is not a JSON object")
+            if has_log and not games:
+                raise _Damaged("a log without a game")
             mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode != "wal":
                 raise StorageError(f"cannot open the state database: WAL mode refused ({path})",
                                    errno.EIO, path)
             connection.execute("PRAGMA synchronous = FULL")
-            if fresh:
-                connection.executescript(
-                    f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-                _fsync_dir(path.parent)
             return bool(games), settings
         except (ValueError, TypeError) as error:  # json.JSONDecodeError is a ValueError
-            raise _Damaged(f"unreadable record: {error}") from None
+            raise _Damaged(f"unreadable game record: {error}") from None
         except sqlite3.DatabaseError as error:
             name = getattr(error, "sqlite_errorname", "") or ""
             if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or isinstance(
@@ -465,13 +548,37 @@ class GameStore:
 
     def save_game(self, game: JSON) -> None:
         """Make ``game`` the current game and clear the log, in one transaction."""
+        self.rewrite(game, ())
+
+    def rewrite(self, game: JSON, log: Iterable[JSON]) -> None:
+        """Make ``game`` the current game with exactly ``log``, in one transaction."""
         text = _encode_dict(game, "game")
+        entries = [("INSERT INTO log (data) VALUES (?)", (_encode_dict(entry, "log entry"),)) for entry in log]
         with self._lock:
             self._write("save the game", [
                 ("DELETE FROM log", ()),
                 ("INSERT OR REPLACE INTO game (id, data, saved_at) VALUES (1, ?, ?)", (text, time.time())),
+                *entries,
             ])
             self._has_game = True
+
+    def keep_copy(self) -> Path:
+        """Copy the database as it is to a free ``labkit.db.damaged-<timestamp>``, before a repair."""
+        with self._lock:
+            connection = self._connection()
+            copy = _aside_name(self.path)
+            try:
+                fd = os.open(copy, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                os.close(fd)
+                target = sqlite3.connect(copy)
+                try:
+                    connection.backup(target)
+                finally:
+                    target.close()
+            except (OSError, sqlite3.Error) as error:
+                raise _storage_error(error, "keep a copy of the saved game", copy) from None
+            _fsync_dir(self.path.parent)
+            return copy
 
     def append(self, entry: JSON) -> None:
         """Add one entry to the current game's log, in one transaction (durable when this returns)."""
@@ -504,7 +611,8 @@ class GameStore:
                 raise _storage_error(error, "read the game", self.path) from None
         if row is None:
             return None
-        return StoredGame(json.loads(row[0]), [json.loads(text) for text in entries])
+        log_entries, unreadable = _decode_entries(entries)
+        return StoredGame(json.loads(row[0]), log_entries, unreadable)
 
     def close(self) -> None:
         """Close the database (idempotent); SQLite checkpoints the WAL on the last close."""
@@ -550,9 +658,10 @@ def memory_copy(state_dir: Path | str, notice: str | None = None) -> MemoryStore
                 return empty
             row = connection.execute("SELECT data FROM game WHERE id = 1").fetchone()
             entries = [r[0] for r in connection.execute("SELECT data FROM log ORDER BY seq")]
-            settings = {k: json.loads(v) for k, v in connection.execute("SELECT key, value FROM settings")}
+            settings = {k: json.loads(v) for k, v in
+                        _decode_settings(connection.execute("SELECT key, value FROM settings")).items()}
             game = None if row is None else json.loads(row[0])
-            log_entries = [json.loads(text) for text in entries] if game is not None else []
+            log_entries = _decode_entries(entries)[0] if game is not None else []
             return MemoryStore(game, log_entries, settings, notice)
         except (sqlite3.Error, ValueError, TypeError) as error:
             log.warning("cannot read %s (%s): %s", path, options, error)

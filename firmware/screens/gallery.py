@@ -157,7 +157,8 @@ def exhaustive_views() -> list[object]:
                                 for k in ("potion", "debunk_pair", "debunk_variant")), 0)
               for p in POTIONS]
     views += [HistoryView((HistoryEntry("sale", quality=q),)) for q in QUALITIES]
-    views += [MessageView(m) for m in ("error.camera_missing", "error.storage_full",
+    views += [MessageView(m) for m in ("error.camera_missing", "error.storage_full", "error.save_damaged",
+                                       "error.save_repaired", "error.log_full",
                                        "error.same_kind", "error.no_game", "error.golem_off",
                                        "code.error.length",
                                        msg("error.internal", detail="state file v2"))]

@@ -17,6 +17,7 @@ from firmware.screens.draw import COLOUR, MONO, render_view
 from firmware.screens.text import Raw, Text, TextDoesNotFit, msg
 from firmware.screens.views import IdleView, MessageView
 from firmware.console_gate import ScreenEvent
+from firmware.session import Problem, ProblemKind
 from firmware.store import StorageError
 from firmware.ui.base import ButtonPress, Shelf, UiContext
 from firmware.ui.game import code_error_text
@@ -41,6 +42,12 @@ ERROR_TEXTS = {
     "same_ingredient": "error.same_kind",
     "no_game": "error.no_game",
     "no_golem": "error.golem_off",
+    "log_full": "error.log_full",
+}
+PROBLEM_TEXTS = {
+    ProblemKind.STORAGE_FAILED: "error.storage_full",
+    ProblemKind.SAVE_DAMAGED: "error.save_damaged",
+    ProblemKind.SAVE_REPAIRED: "error.save_repaired",
 }
 
 
@@ -72,7 +79,7 @@ class LabUi:
         self._swallowed: set[str] = set()
         self.camera_fault: str | None = None
         self.storage_fault: str | None = None
-        self._problem_shown: str | None = None
+        self._problem_shown: Problem | None = None
         self.home_menu = HomeMenu(self)
         self.stack: list[Step] = [self.home_menu]
         tolerance = self.setting("tolerance", context.tolerance)
@@ -248,17 +255,12 @@ class LabUi:
         return True
 
     def check_problem(self) -> None:
-        """Show the session's storage notice once."""
+        """Show the session's notice about the saved game once."""
         problem = self.session.problem
         if not problem or problem == self._problem_shown:
             return
         self._problem_shown = problem
-        if "memory" in problem or "storage" in problem:
-            self.message("error.storage_full", title="info.title", error=False)
-        elif self.fits(MessageView(Raw(problem), title="info.title")):
-            self.message(Raw(problem), title="info.title")
-        else:
-            self.message(msg("error.internal", detail="saved game"), title="info.title")
+        self.message(PROBLEM_TEXTS[problem.kind], title="info.title", error=False)
 
     # -- settings ---------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from engine import (
     GolemTest,
     IllegalQuestionError,
     Ingredient,
+    LabkitError,
     Level,
     LibraryAnswer,
     LibraryOffer,
@@ -36,6 +37,7 @@ from engine import (
     question_from_data,
 )
 from engine.codes import codes_to_hand_out
+from engine.game import LogEntry
 
 DEMO = Game.from_code("DEMO")
 APPRENTICE = Game.from_code("DEMO", Level.APPRENTICE)
@@ -223,3 +225,56 @@ def test_damaged_saved_games_are_refused(data: dict[str, object], fragment: str)
         Game.from_data(data)
     assert fragment in str(caught.value)
     assert caught.value.kind == "bad_saved_game"
+
+
+def played_golem_game() -> Game:
+    """A golem game whose log holds every kind of question, the level changed half way."""
+    game = golem_game()
+    for question in [Mix(Ingredient.FERN, Ingredient.TOAD), Sell(Potion.RED_MINUS, Ingredient.ROOT, Ingredient.CLAW),
+                     DebunkPair(Ingredient.FERN, Ingredient.CLAW, Potion.NEUTRAL),
+                     Exhibit(Potion.BLUE_PLUS, Ingredient.TOAD, Ingredient.ROOT),
+                     GolemTest(Ingredient.SCORPION), GolemAnimate(Ingredient.FERN, Ingredient.FLOWER), LibraryOffer()]:
+        game.ask(question)
+    game.level = Level.APPRENTICE
+    offered = game.library_offer()
+    assert offered is not None
+    for later in [DebunkSign(Ingredient.FEATHER, Colour.G), LibraryAnswer(offered[1]), Reveal()]:
+        game.ask(later)
+    return game
+
+
+def test_a_replayed_log_is_the_log_as_asked_across_a_level_change() -> None:
+    game = played_golem_game()
+    assert [game.replayed(entry) for entry in game.log] == game.log
+
+
+def test_replaying_an_altered_answer_gives_the_answer_of_the_code() -> None:
+    game = played_golem_game()
+    for entry in game.log:
+        if isinstance(entry.question, LibraryOffer):
+            continue
+        altered = LogEntry(entry.time, entry.question, {key: "altered" for key in entry.answer})
+        assert game.replayed(altered) == entry
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        LogEntry(0.0, GolemTest(Ingredient.FERN), {"chest": True, "ears": False}),
+        LogEntry(0.0, DebunkPotion(Ingredient.FERN, Ingredient.TOAD), {"potion": "R+"}),
+        LogEntry(0.0, LibraryOffer(), {"ingredients": ["fern", "toad", "claw", "fern"]}),
+        LogEntry(0.0, LibraryOffer(), {"ingredients": ["fern", "toad", "claw"]}),
+        LogEntry(0.0, LibraryOffer(), {"ingredients": ["fern", "toad", "claw", "sage"]}),
+        LogEntry(0.0, LibraryOffer(), {}),
+    ],
+)
+def test_an_entry_the_game_could_not_have_recorded_is_refused_on_replay(entry: LogEntry) -> None:
+    game = DEMO if isinstance(entry.question, (GolemTest, DebunkPotion)) else golem_game()
+    with pytest.raises(LabkitError):
+        game.replayed(entry)
+
+
+def test_a_library_offer_is_kept_as_drawn() -> None:
+    game = golem_game()
+    entry = LogEntry(2.0, LibraryOffer(), {"ingredients": ["fern", "toad", "claw", "root"]})
+    assert game.replayed(entry) is entry

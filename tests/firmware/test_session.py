@@ -19,7 +19,7 @@ from engine import (
     Rules,
     parse_ingredient,
 )
-from firmware.session import GameOptions, GameSession, NoGameError
+from firmware.session import GameOptions, GameSession, NoGameError, ProblemKind
 from firmware.store import GameStore, MemoryStore, StorageError
 
 
@@ -106,9 +106,9 @@ class FailingStore(MemoryStore):
             raise StorageError("database or disk is full")
         self.ok_writes -= 1
 
-    def save_game(self, game):  # type: ignore[no-untyped-def]
+    def rewrite(self, game, log):  # type: ignore[no-untyped-def]
         self._spend()
-        super().save_game(game)
+        super().rewrite(game, log)
 
     def append(self, entry):  # type: ignore[no-untyped-def]
         self._spend()
@@ -122,7 +122,8 @@ def test_a_full_disk_moves_the_game_to_memory_and_says_so(expected_errors) -> No
     session.ask(Mix(Ingredient.FERN, Ingredient.TOAD)).to_data()
     reply = session.ask(Mix(Ingredient.ROOT, Ingredient.TOAD)).to_data()
     assert "potion" in reply
-    assert session.problem is not None and "disk is full" in session.problem
+    assert session.problem is not None and "disk is full" in str(session.problem)
+    assert session.problem.kind is ProblemKind.STORAGE_FAILED
     assert not isinstance(session.store, FailingStore)
     assert len(session.store.load().log) == 2  # type: ignore[union-attr]
     assert session.status()["storage"] == "memory"

@@ -274,11 +274,15 @@ def damage_other_database(path: Path) -> None:
     connection.close()
 
 
-def damage_record(path: Path) -> None:
+def damage_game_record(path: Path) -> None:
     connection = sqlite3.connect(path)
-    connection.execute("UPDATE log SET data = '{not json' WHERE seq = 3")
+    connection.execute("UPDATE game SET data = '{not json'")
     connection.commit()
     connection.close()
+
+
+def damage_empty(path: Path) -> None:
+    path.write_bytes(b"")
 
 
 @pytest.mark.parametrize(
@@ -290,7 +294,8 @@ def damage_record(path: Path) -> None:
         (damage_page, ""),
         (damage_schema_version, "unknown schema version 7"),
         (damage_other_database, "unknown schema version 0"),
-        (damage_record, "unreadable record"),
+        (damage_game_record, "unreadable game record"),
+        (damage_empty, "the file is empty"),
     ],
 )
 def test_damaged_database_is_set_aside_and_a_clean_one_started(
@@ -328,11 +333,68 @@ def test_damage_twice_keeps_both_copies(state_dir: Path, expected_errors: Expect
     assert len(list(state_dir.glob(DB_NAME + ".damaged-*"))) == 2
 
 
-def test_empty_file_is_a_fresh_database(state_dir: Path) -> None:
-    state_dir.mkdir()
-    (state_dir / DB_NAME).write_bytes(b"")
+def test_a_power_cut_while_the_database_is_made_leaves_no_empty_file(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cut(*args: object) -> None:
+        raise KeyboardInterrupt("power cut")
+
+    monkeypatch.setattr("firmware.store.os.replace", cut)
+    with pytest.raises(KeyboardInterrupt):
+        GameStore.open(state_dir)
+    monkeypatch.undo()
+    assert not (state_dir / DB_NAME).exists()
+    assert list(state_dir.glob(DB_NAME + ".new-*"))  # the half-built file, cleared at the next start
     with GameStore.open(state_dir) as store:
         assert store.notice is None and store.load() is None
+    assert [p.name for p in state_dir.iterdir() if not p.name.endswith(("-wal", "-shm"))] == [DB_NAME]
+
+
+def test_an_unreadable_log_entry_is_left_out_and_counted(state_dir: Path) -> None:
+    make_game(state_dir, 5)
+    connection = sqlite3.connect(state_dir / DB_NAME)
+    connection.execute("UPDATE log SET data = '{not json' WHERE seq = 2")
+    connection.execute("UPDATE log SET data = '[1, 2]' WHERE seq = 4")
+    connection.commit()
+    connection.close()
+    with GameStore.open(state_dir) as store:
+        assert store.notice is None
+        stored = store.load()
+        assert stored is not None and stored.unreadable == 2
+        assert [entry["n"] for entry in stored.log] == [0, 2, 4]
+    assert memory_copy(state_dir).load() == StoredGame({"code": "OLD"}, stored.log)
+
+
+def test_an_unreadable_setting_is_dropped_and_the_game_kept(state_dir: Path) -> None:
+    make_game(state_dir, 1)
+    with GameStore.open(state_dir) as store:
+        store.settings.set("language", "pl")
+        store.settings.set("level", "master")
+    connection = sqlite3.connect(state_dir / DB_NAME)
+    connection.execute("UPDATE settings SET value = '{broken' WHERE key = 'language'")
+    connection.commit()
+    connection.close()
+    with GameStore.open(state_dir) as store:
+        assert store.notice is None and store.load() is not None
+        assert store.settings.as_dict() == {"level": "master"}
+
+
+def test_keep_copy_and_rewrite(state_dir: Path) -> None:
+    make_game(state_dir, 3)
+    with GameStore.open(state_dir) as store:
+        before = store.load()
+        copy = store.keep_copy()
+        assert copy.name.startswith(DB_NAME + ".damaged-") and mode(copy) == 0o600
+        store.rewrite({"code": "NEW"}, [{"n": 7}, {"n": 8}])
+        assert store.load() == StoredGame({"code": "NEW"}, [{"n": 7}, {"n": 8}])
+        with pytest.raises(TypeError, match="log entry"):
+            store.rewrite({"code": "BAD"}, [{"n": 9}, ["not", "a", "dict"]])  # type: ignore[list-item]
+        assert store.load() == StoredGame({"code": "NEW"}, [{"n": 7}, {"n": 8}])
+    aside = state_dir / "copy"
+    aside.mkdir()
+    os.replace(copy, aside / DB_NAME)
+    with GameStore.open(aside) as kept:
+        assert kept.notice is None and kept.load() == before
 
 
 # -- a disk that refuses writes --------------------------------------------------------------------
