@@ -634,6 +634,16 @@ def render_view(view: object, size: tuple[int, int] = MONO, language: str = "en"
     return screen.image()
 
 
+def fits(view: object, language: str, sizes: tuple[tuple[int, int], ...] = (MONO, COLOUR)) -> bool:
+    """Whether ``view`` can be drawn on every display size in ``language`` (to pick a shorter text)."""
+    try:
+        for size in sizes:
+            render_view(view, size, language)
+    except TextDoesNotFit:
+        return False
+    return True
+
+
 render = render_view
 """Alias: ``render(view, size, language)``."""
 

@@ -13,15 +13,17 @@ from collections.abc import Callable
 from engine import LabkitError, Question
 from engine.questions import A
 from firmware.i18n import LANGUAGES
-from firmware.screens.draw import COLOUR, MONO, render_view
-from firmware.screens.text import Raw, Text, TextDoesNotFit, msg
+from firmware.screens.draw import fits
+from firmware.screens.text import Raw, Text, msg
 from firmware.screens.views import IdleView, MessageView
 from firmware.console_gate import ScreenEvent
 from firmware.session import Problem, ProblemKind
 from firmware.store import StorageError
 from firmware.ui.base import ButtonPress, Shelf, UiContext
 from firmware.ui.game import code_error_text
-from firmware.ui.steps import MessageStep, ScanStep, Step
+from firmware.ui.console import show_console_event
+from firmware.ui.menu import HomeMenu
+from firmware.ui.steps import MessageStep, ResultStep, ScanStep, Step
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +70,6 @@ class LabUi:
     """Every companion-app function on the OLED and four buttons (implements ``Ui``)."""
 
     def __init__(self, context: UiContext) -> None:
-        from firmware.ui.menu import HomeMenu
-
         self.context = context
         self.session = context.session
         self.now = 0.0
@@ -90,14 +90,13 @@ class LabUi:
     # -- the Ui protocol --------------------------------------------------------------------
 
     def view(self) -> object:
+        """What the screen shows now; it changes nothing (a step whose view fails: see ``_guarded``)."""
         if self.idle_since is not None:
             minute = int(max(self.now - self.idle_since, 0.0) // IDLE_SHIFT_SECONDS)
             return IdleView(*idle_offset(minute))
         try:
             return self.top.view()
         except Exception as error:  # a bug in a step: keep the kit answering
-            log.exception("the %s screen failed", type(self.top).__name__)
-            self.home()
             return MessageView(msg("error.internal", detail=type(error).__name__))
 
     def on_button(self, press: ButtonPress, now: float) -> None:
@@ -161,8 +160,6 @@ class LabUi:
             self.message(Raw(short_fault(part, message)))
 
     def on_console(self, event: ScreenEvent, now: float) -> None:
-        from firmware.ui.console import show_console_event
-
         self.now = now
         self.wake()
         self._guarded(lambda: show_console_event(self, self.top, event))
@@ -205,8 +202,6 @@ class LabUi:
 
     def show_result(self, view: object) -> None:
         """A result screen over the home menu: the flow is over, ok goes home."""
-        from firmware.ui.steps import ResultStep
-
         self.home()
         self.push(ResultStep(self, view))
 
@@ -241,18 +236,9 @@ class LabUi:
             return ERROR_TEXTS[error.kind]
         if error.kind == "invalid_code":
             return code_error_text(error)
-        if self.fits(MessageView(Raw(error.message))):
+        if fits(MessageView(Raw(error.message)), self.language()):
             return Raw(error.message)
         return msg("error.internal", detail=error.kind)
-
-    def fits(self, view: object) -> bool:
-        """Whether ``view`` can be drawn on both display sizes in the current language."""
-        try:
-            for size in (MONO, COLOUR):
-                render_view(view, size, self.language())
-        except TextDoesNotFit:
-            return False
-        return True
 
     def check_problem(self) -> None:
         """Show the session's notice about the saved game once."""
@@ -300,8 +286,10 @@ class LabUi:
             self.home()
 
     def _guarded(self, action: Callable[[], None]) -> None:
+        """Run what an event does to the steps; a bug in a step (its action or its view) goes home."""
         try:
             action()
+            self.top.view()
         except LabkitError as error:
             self.show_error(error)
         except Exception as error:  # a bug in a step: go home, say so, keep answering

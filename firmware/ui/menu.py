@@ -1,11 +1,12 @@
-"""The home menu: the functions of the game in progress (or new, restore, settings)."""
+"""The home menu as data: the functions of the game in progress (or new, restore, settings)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine import Rules
+from engine import Game, Rules
 from firmware.screens.text import Text
 from firmware.ui import actions, game, history, reveal, settings
 from firmware.screens.views import ConfirmView
@@ -17,44 +18,29 @@ if TYPE_CHECKING:
 Entry = tuple[Text, Callable[[], None]]
 
 
-class HomeMenu(MenuStep):
-    """The bottom of the stack: back does nothing here."""
+@dataclass(frozen=True)
+class MenuItem:
+    """One line of a menu: its label, the flow it starts, and for which game it is offered."""
 
-    def __init__(self, ui: Host) -> None:
-        super().__init__(ui, "menu.title", self.entries_now)
+    label: Text
+    flow: Callable[[Host], None]
+    offered: Callable[[Game | None], bool] = lambda current: True
 
-    def entries_now(self) -> list[Entry]:
-        ui = self.ui
-        current = ui.session.game
 
-        def run(flow: Callable[[Host], None]) -> Callable[[], None]:
-            return lambda: flow(ui)
+def _no_game(current: Game | None) -> bool:
+    return current is None
 
-        if current is None:
-            return [("menu.new_game", run(game.new_game)), ("menu.restore", run(game.restore)),
-                    ("menu.settings", run(settings.settings))]
-        entries: list[Entry] = [
-            ("menu.experiment", run(actions.experiment)),
-            ("menu.sell", run(actions.sell)),
-            ("menu.debunk", run(actions.debunk)),
-        ]
-        if current.rules is Rules.ALCHEMISTS:
-            entries.append(("menu.exhibition", run(actions.exhibition)))
-        if current.is_golem_game:
-            entries += [("menu.golem", run(golem_menu)), ("menu.library", run(actions.library))]
-        entries += [
-            ("menu.history", run(history.history)),
-            ("menu.show_code", run(game.show_code)),
-            ("menu.reveal", run(reveal.reveal)),
-            ("menu.settings", run(settings.settings)),
-            ("menu.new_game", run(replacing(game.new_game))),
-            ("menu.restore", run(replacing(game.restore))),
-        ]
-        return entries
 
-    def press(self, button: str) -> None:
-        if button != "back":
-            super().press(button)
+def _in_game(current: Game | None) -> bool:
+    return current is not None
+
+
+def _exhibition_offered(current: Game | None) -> bool:
+    return current is not None and current.rules is Rules.ALCHEMISTS
+
+
+def _golem_offered(current: Game | None) -> bool:
+    return current is not None and current.is_golem_game
 
 
 def replacing(flow: Callable[[Host], None]) -> Callable[[Host], None]:
@@ -64,6 +50,58 @@ def replacing(flow: Callable[[Host], None]) -> Callable[[Host], None]:
         ui.push(ConfirmReplaceStep(ui, flow))
 
     return confirm_first
+
+
+def golem_menu(ui: Host) -> None:
+    """Golem: test (one card) or animate (two ingredients chosen secretly)."""
+    ui.push(MenuStep(ui, "menu.golem", lambda: entries(GOLEM_MENU, ui)))
+
+
+#: The home menu, top to bottom: each line shows when its game (or no game) offers it.
+HOME_MENU: tuple[MenuItem, ...] = (
+    MenuItem("menu.new_game", game.new_game, _no_game),
+    MenuItem("menu.restore", game.restore, _no_game),
+    MenuItem("menu.settings", settings.settings, _no_game),
+    MenuItem("menu.experiment", actions.experiment, _in_game),
+    MenuItem("menu.sell", actions.sell, _in_game),
+    MenuItem("menu.debunk", actions.debunk, _in_game),
+    MenuItem("menu.exhibition", actions.exhibition, _exhibition_offered),
+    MenuItem("menu.golem", golem_menu, _golem_offered),
+    MenuItem("menu.library", actions.library, _golem_offered),
+    MenuItem("menu.history", history.history, _in_game),
+    MenuItem("menu.show_code", game.show_code, _in_game),
+    MenuItem("menu.reveal", reveal.reveal, _in_game),
+    MenuItem("menu.settings", settings.settings, _in_game),
+    MenuItem("menu.new_game", replacing(game.new_game), _in_game),
+    MenuItem("menu.restore", replacing(game.restore), _in_game),
+)
+
+#: The golem's submenu.
+GOLEM_MENU: tuple[MenuItem, ...] = (
+    MenuItem("menu.golem_test", actions.golem_test),
+    MenuItem("menu.golem_animate", actions.golem_animate),
+)
+
+
+def entries(menu: tuple[MenuItem, ...], ui: Host) -> list[Entry]:
+    """The lines of ``menu`` offered for the game in progress, each starting its flow on ``ui``."""
+    current = ui.session.game
+
+    def run(flow: Callable[[Host], None]) -> Callable[[], None]:
+        return lambda: flow(ui)
+
+    return [(item.label, run(item.flow)) for item in menu if item.offered(current)]
+
+
+class HomeMenu(MenuStep):
+    """The bottom of the stack: back does nothing here."""
+
+    def __init__(self, ui: Host) -> None:
+        super().__init__(ui, "menu.title", lambda: entries(HOME_MENU, ui))
+
+    def press(self, button: str) -> None:
+        if button != "back":
+            super().press(button)
 
 
 class ConfirmReplaceStep(Step):
@@ -82,11 +120,3 @@ class ConfirmReplaceStep(Step):
             self.flow(self.ui)
         elif button == "back":
             self.ui.pop()
-
-
-def golem_menu(ui: Host) -> None:
-    """Golem: test (one card) or animate (two ingredients chosen secretly)."""
-    ui.push(MenuStep(ui, "menu.golem", lambda: [
-        ("menu.golem_test", lambda: actions.golem_test(ui)),
-        ("menu.golem_animate", lambda: actions.golem_animate(ui)),
-    ]))

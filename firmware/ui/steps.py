@@ -74,20 +74,20 @@ class MenuStep(Step):
         """Highlight the first line again."""
         self.selected, self.current = 0, None
 
-    def _entries(self) -> list[tuple[Text, Callable[[], None]]]:
-        entries = self.entries()
+    def _highlighted(self, entries: list[tuple[Text, Callable[[], None]]]) -> int:
+        """The highlighted line of ``entries``: the line last moved to, wherever it is now."""
         texts = [text for text, _ in entries]
         if self.current in texts:
-            self.selected = texts.index(self.current)
-        self.selected = min(self.selected, max(len(entries) - 1, 0))
-        return entries
+            return texts.index(self.current)
+        return min(self.selected, max(len(entries) - 1, 0))
 
     def view(self) -> object:
-        entries = self._entries()
-        return MenuView(self.title, tuple(text for text, _ in entries), self.selected)
+        entries = self.entries()
+        return MenuView(self.title, tuple(text for text, _ in entries), self._highlighted(entries))
 
     def press(self, button: str) -> None:
-        entries = self._entries()
+        entries = self.entries()
+        self.selected = self._highlighted(entries)
         if button in ("up", "down"):
             self.selected = (self.selected + (1 if button == "down" else -1)) % len(entries)
             self.current = entries[self.selected][0]
