@@ -245,6 +245,16 @@ class Game:
         """
         return mix(*self._pair(first, second))
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the solution has been revealed: the reveal ends the game.
+
+        >>> game = Game.from_code("AAAA")
+        >>> game.is_over, (game.ask(Reveal()) and game.is_over)
+        (False, True)
+        """
+        return any(isinstance(entry.question, Reveal) for entry in self.log)
+
     def check_form(self, form: type[Question[Answer]]) -> None:
         """Refuse a form of question that this game's rules, level or golem forbid (before its words).
 

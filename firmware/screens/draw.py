@@ -268,7 +268,7 @@ def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
 
 
 def render_scan_confirm(view: ScanConfirmView, s: Screen) -> None:
-    top = s.title("scan.confirm_title")
+    top = s.title("scan.again_title" if view.again else "scan.confirm_title")
     bottom = s.hint("scan.confirm_hint", lines=2)
     count = max(len(view.ingredients), 1)
     row = (bottom - top) // count

@@ -44,13 +44,15 @@ from firmware.screens.views import (
     SaleView,
     ScanConfirmView,
     ScanPromptView,
+    SCAN_STATUSES,
     SettingItem,
     SettingsView,
 )
 
 MAIN_MENU = ("menu.experiment", "menu.sell", "menu.debunk", "menu.exhibition", "menu.golem",
-             "menu.library", "menu.history", "menu.show_code", "menu.reveal", "menu.settings",
-             "menu.new_game", "menu.restore")
+             "menu.library", "menu.history", "menu.reveal", "menu.game")
+GAME_MENU = ("menu.show_code", "menu.settings", "menu.new_game", "menu.restore")
+OVER_MENU = ("menu.new_game", "menu.restore", "menu.reveal", "menu.history", "menu.settings")
 
 HISTORY = (
     HistoryEntry("potion", potion="R+"),
@@ -90,6 +92,8 @@ SAMPLES: dict[str, object] = {
     "scan_adjust": ScanPromptView(2, "adjust"),
     "scan_reading_one": ScanPromptView(1, "reading"),
     "scan_confirm": ScanConfirmView(("root", "feather")),
+    "scan_more": ScanPromptView(2, "more"),
+    "scan_again": ScanConfirmView(("root", "feather"), again=True),
     "picker": IngredientPickerView(selected=4, chosen=("fern",), title="pick.second"),
     "choice_potion": ChoiceView("potion", selected=2),
     "choice_potion_all": ChoiceView("potion", selected=6, options=POTIONS,
@@ -141,7 +145,8 @@ def exhaustive_views() -> list[object]:
               for t in ("pick.ingredient", "pick.first", "pick.second")]
     views += [ScanConfirmView((a, b)) for a in INGREDIENTS for b in INGREDIENTS if a != b]
     views += [ScanConfirmView((a,)) for a in INGREDIENTS]
-    views += [ScanPromptView(n, st) for n in (1, 2) for st in ("nothing", "adjust", "reading")]
+    views += [ScanConfirmView((a, b), again=True) for a in INGREDIENTS[:2] for b in INGREDIENTS[2:4]]
+    views += [ScanPromptView(n, st) for n in (1, 2) for st in SCAN_STATUSES]
     views += [CalibrationView(i, st, 8, 8) for i in INGREDIENTS for st in ("lay", "ok", "fail")]
     views += [RevealIngredientView(i, "NNN") for i in INGREDIENTS]
     views += [RevealGolemView(c, cl, e, el, (a, b)) for c, e in (("R", "G"), ("B", "R"))
@@ -167,6 +172,8 @@ def exhaustive_views() -> list[object]:
               MenuView("newgame.rules", ("rules.base", "rules.variant")),
               MenuView("newgame.level", ("level.apprentice", "level.master"))]
     views += [MenuView("menu.title", MAIN_MENU, k) for k in range(len(MAIN_MENU))]
+    views += [MenuView("menu.game", GAME_MENU, k) for k in range(len(GAME_MENU))]
+    views += [MenuView("menu.title", OVER_MENU, k) for k in range(len(OVER_MENU))]
     views += [SettingsView(tuple(SettingItem("settings.language", Raw(n))
                                  for n in LANGUAGE_NAMES.values()) + (
         SettingItem("settings.level", "level.master"),

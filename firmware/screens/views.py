@@ -26,7 +26,7 @@ INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad",
 COLOURS = ("R", "G", "B")
 SIGNS = ("+", "-")
 QUALITIES = ("exact", "sign", "neutral", "wrong")
-SCAN_STATUSES = ("nothing", "adjust", "reading")
+SCAN_STATUSES = ("nothing", "adjust", "reading", "more")
 
 
 def _one_of(name: str, value: object, allowed: tuple[object, ...]) -> None:
@@ -147,9 +147,13 @@ class ScanPromptView:
 
 @dataclass(frozen=True)
 class ScanConfirmView:
-    """Private: the recognised ingredients, small, with "ok = confirm, back = rescan"."""
+    """Private: the recognised ingredients, small, with "ok = confirm, back = rescan".
+
+    ``again``: they are the cards of the previous action, still on the shelf.
+    """
 
     ingredients: tuple[str, ...]
+    again: bool = False
 
     def __post_init__(self) -> None:
         for ingredient in self.ingredients:

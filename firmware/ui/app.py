@@ -79,6 +79,7 @@ class LabUi:
         self._swallowed: set[str] = set()
         self.camera_fault: str | None = None
         self.storage_fault: str | None = None
+        self.used_cards: tuple[str, ...] = ()
         self._problem_shown: Problem | None = None
         self.home_menu = HomeMenu(self)
         self.stack: list[Step] = [self.home_menu]
@@ -127,6 +128,8 @@ class LabUi:
         if shelf.kind in ("stable", "unsure"):
             self.last_input = now
             self.idle_since = None
+        if shelf.kind == "cleared":
+            self.used_cards = ()
         self._guarded(lambda: self.top.shelf(shelf))
 
     def on_tick(self, now: float) -> None:

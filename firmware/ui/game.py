@@ -62,6 +62,10 @@ def show_code(ui: Host) -> None:
     ui.push(CodeStep(ui, ui.session.require_game().code))
 
 
+START_LINE = 3
+"""The line of Start in the new game's options (rules, level, golem, Start)."""
+
+
 class NewGameStep(Step):
     """Rules, level, King's Golem; ok on a line changes it, ok on Start draws the game."""
 
@@ -71,7 +75,7 @@ class NewGameStep(Step):
         self.level = stored_level(ui)
         golem = ui.setting("golem", ui.context.default_options.golem)
         self.golem = bool(golem) and self.rules is Rules.ALCHEMISTS
-        self.selected = 0
+        self.selected = START_LINE  # the options are the last ones chosen: most games just start
 
     def items(self) -> tuple[SettingItem, ...]:
         return (
@@ -86,7 +90,7 @@ class NewGameStep(Step):
 
     def press(self, button: str) -> None:
         if button in ("up", "down"):
-            self.selected = (self.selected + (1 if button == "down" else -1)) % 4
+            self.selected = (self.selected + (1 if button == "down" else -1)) % (START_LINE + 1)
         elif button == "back":
             self.ui.pop()
         elif button == "ok":
@@ -117,12 +121,20 @@ def new_game(ui: Host) -> None:
     ui.push(NewGameStep(ui))
 
 
-class RestoreStep(Step):
-    """The letter wheel: up/down change the letter, ok takes it, back deletes the last one.
+#: Holding up or down turns the wheel by itself after this long (a press is shorter)...
+WHEEL_REPEAT_DELAY = 0.5
+#: ...one letter this often: the alphabet in under 4 s, slow enough to let go on the letter.
+WHEEL_REPEAT_SECONDS = 0.15
 
-    After four letters the fifth wheel starts at ✓: ok there takes a base game's code; a letter
-    there makes a golem game's code. A refused code says why and puts the wheel on the culprit;
-    a good one asks the rules and level of the game before continuing it.
+
+class RestoreStep(Step):
+    """The letter wheel: up/down change the letter (held: they repeat), ok takes it, back deletes.
+
+    Each letter's wheel starts at the letter before it (codes are random letters: the nearest is as
+    good a start as A, and a doubled letter costs no turn). After four letters the fifth wheel
+    starts at ✓: ok there takes a base game's code; a letter there makes a golem game's code. A
+    refused code says why and puts the wheel on the culprit; a good one asks the rules and level of
+    the game before continuing it.
     """
 
     def __init__(self, ui: Host) -> None:
@@ -130,6 +142,8 @@ class RestoreStep(Step):
         self.letters = ""
         self.current = "A"
         self.error: Text | None = None
+        self.turning: str | None = None
+        self.next_turn = 0.0
 
     def wheel(self) -> str:
         return FINISH + LETTERS if len(self.letters) == 4 else LETTERS
@@ -138,12 +152,28 @@ class RestoreStep(Step):
         length = 5 if len(self.letters) == 4 else 4
         return CodeEntryView(self.letters, self.current, length, self.error)
 
+    def turn(self, button: str) -> None:
+        wheel = self.wheel()
+        index = wheel.index(self.current) if self.current in wheel else 0
+        self.current = wheel[(index + (1 if button == "up" else -1)) % len(wheel)]
+
+    def release(self, button: str) -> None:
+        if button == self.turning:
+            self.turning = None
+
+    def tick(self, now: float) -> None:
+        if self.turning is None or self.turning not in self.ui.pressed:
+            self.turning = None
+            return
+        while now >= self.next_turn:
+            self.turn(self.turning)
+            self.next_turn += WHEEL_REPEAT_SECONDS
+
     def press(self, button: str) -> None:
         self.error = None
-        wheel = self.wheel()
         if button in ("up", "down"):
-            index = wheel.index(self.current) if self.current in wheel else 0
-            self.current = wheel[(index + (1 if button == "up" else -1)) % len(wheel)]
+            self.turn(button)
+            self.turning, self.next_turn = button, self.ui.now + WHEEL_REPEAT_DELAY
         elif button == "back":
             if self.letters:
                 self.current = self.letters[-1]
@@ -153,7 +183,7 @@ class RestoreStep(Step):
         elif button == "ok":
             if len(self.letters) < 4:
                 self.letters += self.current
-                self.current = FINISH if len(self.letters) == 4 else "A"
+                self.current = FINISH if len(self.letters) == 4 else self.current
             else:
                 self.submit(self.letters + ("" if self.current == FINISH else self.current))
 
@@ -176,7 +206,7 @@ class RestoreOptionsStep(Step):
         self.code, self.golem = code, golem
         self.rules = Rules.ALCHEMISTS if golem else stored_rules(ui)
         self.level = stored_level(ui)
-        self.selected = 0
+        self.selected = len(self.items()) - 1  # Start: the options are the last ones chosen
 
     def items(self) -> tuple[SettingItem, ...]:
         items = (

@@ -32,6 +32,8 @@ class Host(Protocol):
     now: float
     pressed: set[str]
     camera_fault: str | None
+    used_cards: tuple[str, ...]
+    """The cards (sorted) of the last scan confirmed, until the shelf is seen cleared."""
 
     @property
     def home_menu(self) -> HomeMenuStep: ...

@@ -31,16 +31,20 @@ def _no_game(current: Game | None) -> bool:
     return current is None
 
 
-def _in_game(current: Game | None) -> bool:
-    return current is not None
+def _playing(current: Game | None) -> bool:
+    return current is not None and not current.is_over
+
+
+def _over(current: Game | None) -> bool:
+    return current is not None and current.is_over
 
 
 def _exhibition_offered(current: Game | None) -> bool:
-    return current is not None and current.rules is Rules.ALCHEMISTS
+    return _playing(current) and current is not None and current.rules is Rules.ALCHEMISTS
 
 
 def _golem_offered(current: Game | None) -> bool:
-    return current is not None and current.is_golem_game
+    return _playing(current) and current is not None and current.is_golem_game
 
 
 def replacing(flow: Callable[[Host], None]) -> Callable[[Host], None]:
@@ -57,23 +61,39 @@ def golem_menu(ui: Host) -> None:
     ui.push(MenuStep(ui, "menu.golem", lambda: entries(GOLEM_MENU, ui)))
 
 
-#: The home menu, top to bottom: each line shows when its game (or no game) offers it.
+def game_menu(ui: Host) -> None:
+    """Game: the code, the settings, and replacing the game in progress."""
+    ui.push(MenuStep(ui, "menu.game", lambda: entries(GAME_MENU, ui)))
+
+
+#: The home menu, top to bottom: each line shows when its game (or no game) offers it. A game is
+#: over once revealed: then only a new game, the reveal again and the history make sense.
 HOME_MENU: tuple[MenuItem, ...] = (
     MenuItem("menu.new_game", game.new_game, _no_game),
     MenuItem("menu.restore", game.restore, _no_game),
     MenuItem("menu.settings", settings.settings, _no_game),
-    MenuItem("menu.experiment", actions.experiment, _in_game),
-    MenuItem("menu.sell", actions.sell, _in_game),
-    MenuItem("menu.debunk", actions.debunk, _in_game),
+    MenuItem("menu.new_game", game.new_game, _over),
+    MenuItem("menu.restore", game.restore, _over),
+    MenuItem("menu.reveal", reveal.reveal, _over),
+    MenuItem("menu.history", history.history, _over),
+    MenuItem("menu.settings", settings.settings, _over),
+    MenuItem("menu.experiment", actions.experiment, _playing),
+    MenuItem("menu.sell", actions.sell, _playing),
+    MenuItem("menu.debunk", actions.debunk, _playing),
     MenuItem("menu.exhibition", actions.exhibition, _exhibition_offered),
     MenuItem("menu.golem", golem_menu, _golem_offered),
     MenuItem("menu.library", actions.library, _golem_offered),
-    MenuItem("menu.history", history.history, _in_game),
-    MenuItem("menu.show_code", game.show_code, _in_game),
-    MenuItem("menu.reveal", reveal.reveal, _in_game),
-    MenuItem("menu.settings", settings.settings, _in_game),
-    MenuItem("menu.new_game", replacing(game.new_game), _in_game),
-    MenuItem("menu.restore", replacing(game.restore), _in_game),
+    MenuItem("menu.history", history.history, _playing),
+    MenuItem("menu.reveal", reveal.reveal, _playing),
+    MenuItem("menu.game", game_menu, _playing),
+)
+
+#: The game submenu of a game in progress: what is done once or twice a game.
+GAME_MENU: tuple[MenuItem, ...] = (
+    MenuItem("menu.show_code", game.show_code),
+    MenuItem("menu.settings", settings.settings),
+    MenuItem("menu.new_game", replacing(game.new_game)),
+    MenuItem("menu.restore", replacing(game.restore)),
 )
 
 #: The golem's submenu.

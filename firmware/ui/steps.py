@@ -163,8 +163,10 @@ class PickStep(Step):
 class ScanStep(Step):
     """Lay the cards, then check the recognised ingredients (small, private) and confirm.
 
-    On the prompt, back switches to the manual choice; on the check, ok confirms and back
-    rescans. A camera fault replaces the step by the manual choice.
+    On the prompt, ok switches to the manual choice and back goes back; on the check, ok confirms
+    and back rescans. Fewer cards than wanted, held still, ask for the missing one. The cards of
+    the previous action, never taken off the shelf, are shown as such before they count again.
+    A camera fault replaces the step by the manual choice.
     """
 
     def __init__(self, ui: Host, count: int, done: Done) -> None:
@@ -172,6 +174,7 @@ class ScanStep(Step):
         self.count, self.done = count, done
         self.status = "nothing"
         self.read: tuple[str, ...] | None = None
+        self.again = False
 
     @property
     def cards(self) -> int:  # type: ignore[override]
@@ -179,7 +182,7 @@ class ScanStep(Step):
 
     def view(self) -> object:
         if self.read is not None:
-            return ScanConfirmView(self.read)
+            return ScanConfirmView(self.read, again=self.again)
         return ScanPromptView(self.count, self.status)
 
     def manual(self) -> PickStep:
@@ -190,23 +193,32 @@ class ScanStep(Step):
         if self.read is not None:
             if button == "ok":
                 chosen, self.read, self.status = self.read, None, "nothing"
+                self.ui.used_cards = tuple(sorted(chosen))
                 self.done(chosen)
             elif button == "back":
                 self.read, self.status = None, "nothing"
             return
-        if button == "back":
+        if button == "ok":
             self.ui.log_action("manual choice")
             self.ui.replace(self.manual())
+        elif button == "back":
+            self.ui.pop()
 
     def shelf(self, shelf: Shelf) -> None:
         if shelf.kind == "stable":
             known = tuple(name for name in shelf.ingredients if name in INGREDIENTS)
             if len(known) == self.count and len(known) == len(shelf.ingredients):
                 self.read, self.status = known, "reading"
+                self.again = tuple(sorted(known)) == self.ui.used_cards
             elif self.read is None:
-                self.status = "adjust" if shelf.ingredients else "nothing"
+                if known and len(known) < self.count and len(known) == len(shelf.ingredients):
+                    self.status = "more"
+                else:
+                    self.status = "adjust" if shelf.ingredients else "nothing"
         elif self.read is not None:
             return
+        elif shelf.kind == "live" and shelf.status == "ok" and self.status == "more":
+            return  # the cards read so far are fewer than wanted: the stable reading says when
         elif shelf.kind == "unsure":
             self.status = "adjust"
         elif shelf.kind == "cleared":

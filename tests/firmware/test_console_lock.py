@@ -54,10 +54,16 @@ class Kit:
     def start_game(self, code: str = "DEMO") -> Game:
         return self.table.session.restore(code)
 
+    def open_settings(self) -> None:
+        """Settings: on the home menu without a game, in the game submenu during one."""
+        if "menu.settings" not in self.table.items():
+            self.table.choose("menu.game")
+        self.table.choose("menu.settings")
+
     def hold_unlock(self) -> None:
         """Settings, the Console line, hold ok and back for 3 s."""
         self.table.ui.home()
-        self.table.choose("menu.settings")
+        self.open_settings()
         for _ in range(5):
             self.table.press("down")
         self.table.button("ok", "press")
@@ -127,7 +133,7 @@ def test_a_hold_on_the_console_line_unlocks_for_the_game_in_progress_and_a_new_g
 def test_a_short_press_does_not_unlock() -> None:
     kit = Kit()
     kit.start_game()
-    kit.table.choose("menu.settings")
+    kit.open_settings()
     for _ in range(5):
         kit.table.press("down")
     kit.table.button("ok", "press")

@@ -148,7 +148,7 @@ def test_in_80x24_then_128x40_the_picture_fits_and_logs_go_to_the_file(
     assert any(line.startswith("shelf: 1 fern 2 claw") for line in lines[17:])
     assert_no_log_on_screen(lines)
 
-    term.type("\r" + "sss" + "\r")  # New game, down to Start, ok: a game starts, the UI logs it
+    term.type("\r" + "\r")  # New game, ok on Start (highlighted): a game starts, the UI logs it
     term.pump(lambda: log.exists() and "started a base game" in log.read_text())
     term.pump(lambda: term.lines()[16] == note)
     assert_no_log_on_screen(term.lines())
@@ -202,7 +202,8 @@ def test_in_tmux(home: Path, columns: int, rows: int, picture_rows: int) -> None
         lines = wait_for(lambda lines: lines[picture_rows] == f"log: {log}")
         assert (braille if columns < 128 else half_blocks)(lines[0])
         assert_no_log_on_screen(lines)
-        for key in ["Enter", "Down", "Down", "Down", "Enter", "Enter", "Enter", "h", "BSpace"]:
+        # New game, Start (highlighted), ok on the code, Experiment, then hold back home
+        for key in ["Enter", "Enter", "Enter", "Enter", "h", "BSpace"]:
             subprocess.run(["tmux", "send-keys", "-t", session, key], check=True)
             time.sleep(0.2)
         lines = wait_for(lambda lines: lines[picture_rows] == f"log: {log}")

@@ -289,7 +289,7 @@ def test_a_disk_failing_on_an_answer_given_with_the_buttons_is_said_over_the_res
         store = kit.session.store
         assert isinstance(store, GameStore) and store._conn is not None
         store._conn.execute("PRAGMA query_only = ON")
-        for button in ("ok", "back", "ok", "ok"):  # experiment, by hand: fern and claw
+        for button in ("ok", "ok", "ok", "ok"):  # experiment, by hand (ok on the prompt): fern and claw
             kit.daemon.post_button(ButtonPress(button, "press"))
             kit.daemon.post_button(ButtonPress(button, "release"))
         wait_for(lambda: STORAGE_MESSAGE in screen_text(kit), what="the storage message on the screen")

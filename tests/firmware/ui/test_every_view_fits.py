@@ -61,7 +61,7 @@ def play_everything(table: Recording, *, golem: bool, master: bool, variant: boo
         table.press("ok", "ok")
         table.choose("menu.sell")
         table.pick(POTIONS[index % 6])
-        table.press("back")
+        table.press("ok")  # the manual choice
         table.pick(*pair)
         table.press("ok")
         if not variant:
@@ -93,6 +93,7 @@ def play_everything(table: Recording, *, golem: bool, master: bool, variant: boo
     for _ in range(12):
         table.press("down")
     table.press("ok")
+    table.choose("menu.game")
     table.choose("menu.show_code")
     table.press("ok")
     table.choose("menu.reveal")

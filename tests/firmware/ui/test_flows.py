@@ -85,8 +85,9 @@ def test_new_golem_game_shows_its_code_until_ok_and_again_from_the_menu() -> Non
     assert game is not None and game.code == code and len(code) == 5 and game.is_golem_game
     assert game.level is Level.APPRENTICE and game.rules is Rules.ALCHEMISTS
     assert table.items() == ["menu.experiment", "menu.sell", "menu.debunk", "menu.exhibition",
-                             "menu.golem", "menu.library", "menu.history", "menu.show_code",
-                             "menu.reveal", "menu.settings", "menu.new_game", "menu.restore"]
+                             "menu.golem", "menu.library", "menu.history", "menu.reveal", "menu.game"]
+    table.choose("menu.game")
+    assert table.items() == ["menu.show_code", "menu.settings", "menu.new_game", "menu.restore"]
     view = table.choose("menu.show_code")
     assert view == GameCodeView(code)
     table.press("down", "up")
@@ -111,7 +112,9 @@ def test_experiment_with_the_shelf_confirm_and_rescan() -> None:
     assert table.ui.cards_wanted() == 2
     assert table.shelf("live", status="ok") == ScanPromptView(2, "reading")
     assert table.shelf("unsure") == ScanPromptView(2, "adjust")
-    assert table.shelf("stable", "fern") == ScanPromptView(2, "adjust")
+    assert table.shelf("stable", "fern") == ScanPromptView(2, "more")  # one card held still
+    assert table.shelf("live", status="ok") == ScanPromptView(2, "more")  # not "Reading…" for ever
+    assert table.shelf("stable", "fern", "sage") == ScanPromptView(2, "adjust")  # an unnamed card
     assert table.shelf("stable", "fern", "toad") == ScanConfirmView(("fern", "toad"))
     table.renders(ALL_LANGUAGES)
     assert table.press("back") == ScanPromptView(2, "nothing")  # rescan
@@ -142,7 +145,7 @@ def test_manual_choice_of_the_experiment_by_the_buttons() -> None:
     table = Table()
     start(table)
     table.choose("menu.experiment")
-    view = table.press("back")
+    view = table.press("ok")
     assert isinstance(view, IngredientPickerView) and view.title == "pick.first"
     assert table.ui.cards_wanted() == 0
     view = table.pick("scorpion")
@@ -157,7 +160,7 @@ def test_picker_back_unchooses_then_leaves() -> None:
     table = Table()
     start(table)
     table.choose("menu.experiment")
-    table.press("back")
+    table.press("ok")
     table.pick("claw")
     assert table.press("back").chosen == ()  # type: ignore[attr-defined]
     assert isinstance(table.press("back"), MenuView)
@@ -225,10 +228,11 @@ def test_master_debunk_two_ingredients_and_a_potion_give_yes_or_no() -> None:
 def test_level_changed_in_settings_changes_the_debunk() -> None:
     table = Table()
     start(table)
+    table.choose("menu.game")
     table.choose("menu.settings")
     table.choose("settings.level")
     assert table.session.game is not None and table.session.game.level is Level.MASTER
-    table.press("back")
+    table.press("back", "back")
     table.choose("menu.debunk")
     assert table.view.title == "pick.first"  # type: ignore[attr-defined]
 
@@ -274,7 +278,7 @@ def test_golem_test_by_hand() -> None:
     start(table, golem=True)
     table.choose("menu.golem")
     table.choose("menu.golem_test")
-    table.press("back")
+    table.press("ok")
     view = table.pick("flower")
     expected = answer(table, GolemTest(Ingredient.FLOWER))
     assert view == GolemTestView(expected["chest"], expected["ears"])
@@ -439,6 +443,7 @@ def test_nothing_secret_is_logged(caplog: pytest.LogCaptureFixture) -> None:
     table.choose("menu.golem_animate")
     table.pick("root", "claw")
     table.press("ok")
+    table.choose("menu.game")
     table.choose("menu.show_code")
     table.press("ok")
     assert not re.search(rf"\b{code}\b", caplog.text)
@@ -454,3 +459,32 @@ def test_default_options_apply_to_a_new_game() -> None:
     table.choose("menu.new_game")
     labels = [item.value for item in table.view.items]  # type: ignore[attr-defined]
     assert labels[1:3] == ["level.master", "value.on"]
+
+
+def test_back_on_the_scan_prompt_goes_back_a_step() -> None:
+    table = Table()
+    start(table)
+    table.choose("menu.sell")
+    table.pick("B-")
+    view = table.press("back")
+    assert isinstance(view, ChoiceView) and view.title == "choose.potion"
+    table.press("back")
+    assert isinstance(table.view, MenuView)
+
+
+def test_cards_left_from_the_previous_action_are_shown_as_such_until_the_shelf_is_cleared() -> None:
+    table = Table()
+    start(table)
+    table.choose("menu.experiment")
+    table.shelf("stable", "fern", "toad")
+    table.press("ok", "ok")
+    table.choose("menu.experiment")
+    # the camera announces the cards again at a new scan: the same cards, never taken away
+    assert table.shelf("stable", "toad", "fern") == ScanConfirmView(("toad", "fern"), again=True)
+    table.renders(ALL_LANGUAGES)
+    assert table.press("back") == ScanPromptView(2, "nothing")
+    table.shelf("cleared")
+    assert table.shelf("stable", "fern", "toad") == ScanConfirmView(("fern", "toad"))  # laid anew
+    table.press("ok", "ok")
+    table.choose("menu.experiment")
+    assert table.shelf("stable", "root", "claw") == ScanConfirmView(("root", "claw"))  # other cards
