@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import (
+    INGREDIENT_IDS,
     CommandError,
     Game,
     LabkitError,
@@ -181,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "vision":
             from drivers.card_reader.cli import main as vision_main
 
-            return vision_main(rest)
+            return vision_main(rest, INGREDIENT_IDS)
         if command in ("run", "config"):
             from firmware.daemon_cli import main as daemon_main
 

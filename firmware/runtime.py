@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import Level, Rules
+from engine import INGREDIENT_IDS, Level, Rules
 from firmware import systemd_notify
 from firmware.config import Config
 from firmware.console_worker import ConsoleWorker
@@ -273,6 +273,21 @@ def references_path(config: Config, state_dir: Path) -> Path:
     return config.reader.references or state_dir / ENROLLED_REFERENCES
 
 
+def face_names_problem(names: tuple[str, ...]) -> str | None:
+    """What is wrong with the face names of a reference file, for the game's ingredients (or None).
+
+    >>> face_names_problem(("fern", "toad"))
+    'no face for claw, mushroom, flower, root, scorpion, feather'
+    """
+    unknown = [name for name in names if name not in INGREDIENT_IDS]
+    missing = [name for name in INGREDIENT_IDS if name not in names]
+    if unknown:
+        return "faces that are not ingredients: " + ", ".join(unknown)
+    if missing:
+        return "no face for " + ", ".join(missing)
+    return None
+
+
 def open_reader(config: Config, state_dir: Path) -> tuple[Any, Any, str | None]:
     """The card reader and its stability watcher; a bad reference file falls back to the placeholders."""
     from drivers.card_reader import CardReader, ReferenceFileError, ShelfWatcher, load_references, placeholder_references
@@ -283,14 +298,18 @@ def open_reader(config: Config, state_dir: Path) -> tuple[Any, Any, str | None]:
     if config.reader.references is not None or path.exists():
         try:
             references = load_references(path)
+            names_problem = face_names_problem(references.ingredients)
+            if names_problem:
+                raise ReferenceFileError(path, names_problem)
         except ReferenceFileError as error:
             log.error("card references unusable (%s); using the placeholder faces", error)
             problem = f"card references unusable: {error.problem}"  # the journal has the path
+            references = None
         except OSError as error:
             log.error("card references unusable (%s); using the placeholder faces", error)
             problem = f"card references unusable: {error.strerror or error}"
     if references is None:
-        references = placeholder_references()
+        references = placeholder_references(INGREDIENT_IDS)
     reader = CardReader(references, tolerance=config.reader.tolerance)
     return reader, ShelfWatcher(required_frames=config.reader.stable_frames), problem
 

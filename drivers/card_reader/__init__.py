@@ -1,8 +1,8 @@
 """Card reader: recognise the ingredient cards lying in the cauldron (issue 3).
 
 Imports OpenCV and numpy only. Frames are BGR uint8 arrays (H x W x 3), as picamera2's "RGB888"
-and OpenCV give them. Ingredient ids are plain strings, in the app's order: fern, claw, mushroom,
-flower, root, scorpion, toad, feather.
+and OpenCV give them. Faces are named by plain strings the caller chooses (the kit: the engine's
+ingredient ids); the reader knows no list of its own.
 
     refs = enroll({"fern": fern_photo, ...})      # or placeholder_references()
     refs.save("cards.json"); refs = load_references("cards.json")
@@ -13,8 +13,8 @@ flower, root, scorpion, toad, feather.
 
 from .reader import CardReader, CardSighting, FrameReading
 from .references import (
-    INGREDIENTS,
     SCHEMA_VERSION,
+    SHIPPED_FACE_NAMES,
     ReferenceFileError,
     References,
     enroll,
@@ -26,7 +26,7 @@ from .references import (
 from .watcher import ShelfEvent, ShelfWatcher
 
 __all__ = [
-    "INGREDIENTS", "SCHEMA_VERSION", "CardReader", "CardSighting", "FrameReading", "ReferenceFileError",
+    "SCHEMA_VERSION", "SHIPPED_FACE_NAMES", "CardReader", "CardSighting", "FrameReading", "ReferenceFileError",
     "References", "ShelfEvent", "ShelfWatcher", "enroll", "load_placeholder_faces", "load_references",
     "placeholder_references", "read_faces",
 ]

@@ -1,6 +1,6 @@
 """``labkit vision``: enrol card faces and identify cards in images, as JSON lines.
 
-    labkit vision enroll FACES_DIR REFS_FILE        # FACES_DIR holds <ingredient>.png for the 8 ids
+    labkit vision enroll FACES_DIR REFS_FILE        # FACES_DIR holds <name>.png for each face name
     labkit vision identify REFS_FILE IMAGE [IMAGE ...] [--tolerance T]
 
 ``identify`` prints one JSON object per image, one per line:
@@ -23,7 +23,7 @@ from typing import NoReturn
 import cv2
 
 from .reader import CardReader
-from .references import INGREDIENTS, ReferenceFileError, enroll, load_references, read_faces
+from .references import SHIPPED_FACE_NAMES, ReferenceFileError, enroll, load_references, read_faces
 
 
 class CliError(Exception):
@@ -58,11 +58,11 @@ def _emit(obj: object) -> None:
     sys.stdout.flush()
 
 
-def _enroll(faces_dir: str, refs_file: str) -> None:
+def _enroll(faces_dir: str, refs_file: str, names: tuple[str, ...]) -> None:
     if not os.path.isdir(faces_dir):
         raise CliError("missing_faces", f"faces folder {faces_dir!r} does not exist")
     try:
-        faces = read_faces(faces_dir, INGREDIENTS)
+        faces = read_faces(faces_dir, names)
     except FileNotFoundError as exc:
         raise CliError("missing_face", str(exc)) from None
     except ValueError as exc:
@@ -114,12 +114,15 @@ def _read_image(path: str) -> object:
     return frame
 
 
-def main(argv: list[str]) -> int:
-    """Run ``labkit vision`` with ``argv`` (what follows ``vision``); 0 on success, 2 on any error."""
+def main(argv: list[str], face_names: tuple[str, ...] = SHIPPED_FACE_NAMES) -> int:
+    """Run ``labkit vision`` with ``argv`` (what follows ``vision``); 0 on success, 2 on any error.
+
+    ``enroll`` reads one face per name of ``face_names`` (the kit passes the engine's ingredient ids).
+    """
     try:
         args = _parser().parse_args(argv)
         if args.command == "enroll":
-            _enroll(args.faces_dir, args.refs_file)
+            _enroll(args.faces_dir, args.refs_file, face_names)
         else:
             _identify(args.refs_file, args.images, args.tolerance)
     except CliError as exc:

@@ -62,7 +62,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from .references import INGREDIENTS
+from .references import SHIPPED_FACE_NAMES
 from .scenes import (
     Conditions,
     Finger,
@@ -284,7 +284,7 @@ def _design_placeholder(rng: np.random.Generator) -> tuple[dict[str, np.ndarray]
 def _design_ribbon(rng: np.random.Generator) -> tuple[dict[str, np.ndarray], np.ndarray, list[Box]]:
     frame, (x0, y0, x1, y1), title_box = _ribbon_frame(rng)
     faces = {}
-    for ing in INGREDIENTS:
+    for ing in SHIPPED_FACE_NAMES:
         card = frame.copy()
         card[y0:y1, x0:x1] = _drawn_illustration(x1 - x0, y1 - y0, rng)
         _draw_title(card, _titles()[ing], title_box, (210, 240, 250), 22)
@@ -309,9 +309,9 @@ _TAROT_PHOTOS = ("astronaut", "coffee", "chelsea", "rocket", "retina", "motorcyc
 def _design_woodcut(rng: np.random.Generator) -> tuple[dict[str, np.ndarray], np.ndarray, list[Box]]:
     paper = (205, 225, 232)
     ink = np.array([25, 30, 35], np.float32)
-    photos = list(rng.choice(_WOODCUT_PHOTOS, size=len(INGREDIENTS), replace=False))
+    photos = list(rng.choice(_WOODCUT_PHOTOS, size=len(SHIPPED_FACE_NAMES), replace=False))
     faces = {}
-    for ing, name in zip(INGREDIENTS, photos):
+    for ing, name in zip(SHIPPED_FACE_NAMES, photos):
         card = np.empty((FACE_H, FACE_W, 3), np.uint8)
         card[:] = paper
         cv2.rectangle(card, (0, 0), (FACE_W - 1, FACE_H - 1), tuple(float(c) for c in ink), 16)   # black frame
@@ -338,13 +338,13 @@ def _design_woodcut(rng: np.random.Generator) -> tuple[dict[str, np.ndarray], np
 def _design_tarot(rng: np.random.Generator) -> tuple[dict[str, np.ndarray], np.ndarray, list[Box]]:
     navy = (80, 40, 25)
     gold = (70, 170, 215)
-    photos = list(rng.choice(_TAROT_PHOTOS, size=len(INGREDIENTS), replace=False))
+    photos = list(rng.choice(_TAROT_PHOTOS, size=len(SHIPPED_FACE_NAMES), replace=False))
     numerals = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
     faces = {}
     frame = _parchment(rng, navy, 6)
     cv2.rectangle(frame, (6, 6), (FACE_W - 7, FACE_H - 7), gold, 3)
     cv2.rectangle(frame, (13, 13), (FACE_W - 14, FACE_H - 14), gold, 1)
-    for i, (ing, name) in enumerate(zip(INGREDIENTS, photos)):
+    for i, (ing, name) in enumerate(zip(SHIPPED_FACE_NAMES, photos)):
         card = frame.copy()
         x0, y0, x1, y1 = 28, 34, FACE_W - 28, 270
         window = np.zeros((FACE_H, FACE_W), np.uint8)                                    # an arched window
@@ -358,7 +358,7 @@ def _design_tarot(rng: np.random.Generator) -> tuple[dict[str, np.ndarray], np.n
         card = np.clip(card * (1 - a) + art * a, 0, 255).astype(np.uint8)
         contours, _ = cv2.findContours(window, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         cv2.drawContours(card, contours, -1, gold, 3, cv2.LINE_AA)
-        hue = np.uint8([[[int(180 * i / len(INGREDIENTS)), 170, 200]]])                  # a band per ingredient
+        hue = np.uint8([[[int(180 * i / len(SHIPPED_FACE_NAMES)), 170, 200]]])                  # a band per ingredient
         band = tuple(float(c) for c in cv2.cvtColor(hue, cv2.COLOR_HSV2BGR)[0, 0])
         cv2.rectangle(card, (28, 280), (FACE_W - 28, 286), band, -1)
         _draw_title(card, numerals[i], (28, 12, FACE_W - 28, 32), gold, 14, family="pillow")
@@ -379,8 +379,8 @@ def _design_fullbleed(rng: np.random.Generator) -> tuple[dict[str, np.ndarray], 
     rim = (235, 240, 240)
     faces = {}
     sources = list(rng.permutation(["drawn"] * 4 + ["photo"] * 4))
-    photos = list(rng.choice(_TAROT_PHOTOS + _WOODCUT_PHOTOS, size=len(INGREDIENTS), replace=False))
-    for ing, source, name in zip(INGREDIENTS, sources, photos):
+    photos = list(rng.choice(_TAROT_PHOTOS + _WOODCUT_PHOTOS, size=len(SHIPPED_FACE_NAMES), replace=False))
+    for ing, source, name in zip(SHIPPED_FACE_NAMES, sources, photos):
         if source == "drawn":
             card = _drawn_illustration(FACE_W, FACE_H, rng)
         else:
@@ -659,7 +659,7 @@ def _scatter(rng: np.random.Generator, ingredients: Sequence[str], size: tuple[i
 
 
 def _two_different(rng: np.random.Generator) -> list[str]:
-    return [str(x) for x in rng.choice(list(INGREDIENTS), size=2, replace=False)]
+    return [str(x) for x in rng.choice(list(SHIPPED_FACE_NAMES), size=2, replace=False)]
 
 
 def design_scene(design: CardDesign, seed: int, kind: str | None = None, hard: bool | None = None,
@@ -765,7 +765,7 @@ def _lay_out(rng: np.random.Generator, kind: str, size: tuple[int, int],
         glare = (float(gx), float(gy), float(rng.uniform(0.04, 0.09)), float(rng.uniform(0.75, 1.0)))
         return places, replace(cond, glare=glare), "ok"
     if kind == "same_two":
-        ing = str(rng.choice(list(INGREDIENTS)))
+        ing = str(rng.choice(list(SHIPPED_FACE_NAMES)))
         places = random_placements(rng, [ing], 2, size, cond, str(rng.choice(["apart", "touching", "overlap"])),
                                    float(rng.uniform(0.02, 0.1)))
         if places is None:
@@ -773,7 +773,7 @@ def _lay_out(rng: np.random.Generator, kind: str, size: tuple[int, int],
         places = [replace(p, ingredient=ing) for p in places]
         return places, replace(cond, fingers=_light_finger(rng, places, size, cond)), "ok"
     if kind == "three":
-        three = [str(x) for x in rng.choice(list(INGREDIENTS), size=3, replace=False)]
+        three = [str(x) for x in rng.choice(list(SHIPPED_FACE_NAMES), size=3, replace=False)]
         places = _scatter(rng, three, size, cond, float(rng.uniform(0.3, 0.42)), 0.1)
         return (places, cond, "unsure") if places is not None else None
     if kind == "face_down":

@@ -24,8 +24,10 @@ log = logging.getLogger(__name__)
 SCHEMA = "labkit.card_reader.references"
 SCHEMA_VERSION = 2
 
-#: ingredient ids, in the official app's order
-INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather")
+#: The placeholder faces shipped in ``faces/`` (``<name>.png``; the game's ingredients, in the app's
+#: order), for the synthetic decks and the stand-alone CLI. The reader itself reads whatever face
+#: names it is given: the kit passes the engine's ingredient ids.
+SHIPPED_FACE_NAMES = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather")
 
 #: the canonical (upright) card image the reader warps a found card to, width x height
 CANON_W, CANON_H = 100, 140
@@ -201,13 +203,14 @@ def shipped_faces_dir() -> Path:
     return Path(__file__).resolve().parent / "faces"
 
 
-def read_faces(folder: str | os.PathLike[str], ingredients: tuple[str, ...] = INGREDIENTS) -> dict[str, np.ndarray]:
-    """Load ``<id>.png`` for each ingredient from ``folder``; FileNotFoundError / ValueError name the file."""
+def read_faces(folder: str | os.PathLike[str], names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Load ``<name>.png`` for each face name from ``folder``; FileNotFoundError / ValueError name the file."""
     out = {}
-    for ing in ingredients:
+    for ing in names:
         path = Path(folder) / f"{ing}.png"
         if not path.is_file():
-            raise FileNotFoundError(f"missing face file {os.fspath(path)!r} (one <ingredient>.png per ingredient)")
+            raise FileNotFoundError(f"missing face file {os.fspath(path)!r} (one <name>.png per face: "
+                                    f"{', '.join(names)})")
         img = cv2.imread(os.fspath(path), cv2.IMREAD_COLOR)
         if img is None:
             raise ValueError(f"cannot read face file {os.fspath(path)!r} as an image")
@@ -215,17 +218,16 @@ def read_faces(folder: str | os.PathLike[str], ingredients: tuple[str, ...] = IN
     return out
 
 
-def load_placeholder_faces() -> dict[str, np.ndarray]:
-    """The shipped placeholder faces, ingredient id -> BGR image."""
-    return read_faces(shipped_faces_dir())
+def load_placeholder_faces(names: tuple[str, ...] = SHIPPED_FACE_NAMES) -> dict[str, np.ndarray]:
+    """The shipped placeholder faces of ``names``, name -> BGR image."""
+    return read_faces(shipped_faces_dir(), names)
 
 
-_placeholder_cache: References | None = None
+_placeholder_cache: dict[tuple[str, ...], References] = {}
 
 
-def placeholder_references() -> References:
-    """References enrolled from the shipped placeholder faces (so the simulator works out of the box)."""
-    global _placeholder_cache
-    if _placeholder_cache is None:
-        _placeholder_cache = enroll(load_placeholder_faces())
-    return References(dict(_placeholder_cache.faces))
+def placeholder_references(names: tuple[str, ...] = SHIPPED_FACE_NAMES) -> References:
+    """References enrolled from the shipped placeholder faces of ``names`` (the simulator's deck)."""
+    if names not in _placeholder_cache:
+        _placeholder_cache[names] = enroll(load_placeholder_faces(names))
+    return References(dict(_placeholder_cache[names].faces))

@@ -1,6 +1,6 @@
 """View models: what each screen shows, as small frozen dataclasses of plain data.
 
-Vocabulary (the project notation, no engine types):
+Vocabulary (the engine's words, no engine types):
 
 - potion: ``"R+" "R-" "G+" "G-" "B+" "B-" "N"``;
 - ingredient: ``"fern" "claw" "mushroom" "flower" "root" "scorpion" "toad" "feather"``;
@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine import COLOUR_NAMES, INGREDIENT_IDS, POTION_WORDS, Quality
 from firmware.screens.text import Text
 
-# the words a view may hold, to check views; the screens never import the engine, so these copy its
-# POTION_WORDS and INGREDIENT_IDS (a test holds them equal); the UI and the console use the engine's
-POTIONS = ("R+", "R-", "G+", "G-", "B+", "B-", "N")
-INGREDIENTS = ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather")
-COLOURS = ("R", "G", "B")
+# the words a view may hold, to check views: the engine's (the screens use its words, not its types)
+POTIONS = POTION_WORDS
+INGREDIENTS = INGREDIENT_IDS
+COLOURS = COLOUR_NAMES
 SIGNS = ("+", "-")
-QUALITIES = ("exact", "sign", "neutral", "wrong")
+QUALITIES = tuple(quality.value for quality in Quality)
 SCAN_STATUSES = ("nothing", "adjust", "reading", "more")
 
 

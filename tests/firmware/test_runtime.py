@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from drivers.card_reader import INGREDIENTS, placeholder_references
+from drivers.card_reader import placeholder_references
+from engine import INGREDIENT_IDS as INGREDIENTS
 from firmware.config import load_config
 from firmware.runtime import Kit, RunOptions, build_kit
 from firmware.script import play_script
@@ -144,3 +145,27 @@ def test_the_log_goes_to_a_file_when_the_terminal_shows_the_screen(
 
     target = log_target(options, Path("STATE"))
     assert (str(target) if target else None) == expected
+
+
+@pytest.mark.parametrize(("names", "problem"), [
+    (("fern", "claw"), "no face for mushroom"),
+    (("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather", "sage"),
+     "faces that are not ingredients: sage"),
+])
+def test_a_reference_file_of_other_faces_falls_back_to_the_placeholders(
+    tmp_path: Path, expected_errors, names: tuple[str, ...], problem: str
+) -> None:
+    from drivers.card_reader import enroll, load_placeholder_faces
+
+    expected_errors.expect("card references unusable")
+    faces = load_placeholder_faces()
+    faces["sage"] = faces["fern"]
+    path = tmp_path / "cards.json"
+    enroll({name: faces[name] for name in names}).save(path)
+    built = make_kit(tmp_path / "state", **{"reader.references": str(path)})
+    try:
+        assert built.camera_worker.reader.references.ingredients == INGREDIENTS
+        built.daemon.drain()
+        assert problem in built.daemon.ui.view().text.text  # type: ignore[attr-defined]
+    finally:
+        built.session.store.close()

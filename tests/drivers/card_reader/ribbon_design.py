@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from drivers.card_reader import INGREDIENTS
+from drivers.card_reader import SHIPPED_FACE_NAMES
 
 FACE_SIZE = (250, 350)
 #: the title ribbon's rows (fractions of the card height): the parchment above it is 0.68 of the card
@@ -60,4 +60,4 @@ def ribbon_face(ingredient: str, seed: int) -> np.ndarray:
 
 def ribbon_faces(seed: int = 7) -> dict[str, np.ndarray]:
     """The 8 faces of the design, ingredient id -> BGR image."""
-    return {ing: ribbon_face(ing, seed * 100 + i) for i, ing in enumerate(INGREDIENTS)}
+    return {ing: ribbon_face(ing, seed * 100 + i) for i, ing in enumerate(SHIPPED_FACE_NAMES)}

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import INGREDIENTS, SCHEMA_VERSION, References
+from drivers.card_reader import SHIPPED_FACE_NAMES, SCHEMA_VERSION, References
 from drivers.card_reader.cli import main
 from drivers.card_reader.scenes import Placement, render_scene
 
@@ -52,7 +52,7 @@ def lines(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
 def test_enroll_writes_a_reference_file(faces_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "refs.json"
     assert main(["enroll", str(faces_dir), str(out)]) == 0
-    assert lines(capsys) == [{"enrolled": list(INGREDIENTS), "references": str(out)}]
+    assert lines(capsys) == [{"enrolled": list(SHIPPED_FACE_NAMES), "references": str(out)}]
     assert json.loads(out.read_text())["version"] == SCHEMA_VERSION
 
 
@@ -73,7 +73,7 @@ def test_identify_prints_one_json_line_per_image(refs_file: Path, shelf_images: 
 def test_missing_face_file(faces_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     partial = tmp_path / "faces"
     partial.mkdir()
-    for ing in INGREDIENTS[:-1]:
+    for ing in SHIPPED_FACE_NAMES[:-1]:
         (partial / f"{ing}.png").write_bytes((faces_dir / f"{ing}.png").read_bytes())
     assert main(["enroll", str(partial), str(tmp_path / "r.json")]) == 2
     (err,) = lines(capsys)
@@ -85,7 +85,7 @@ def test_missing_face_file(faces_dir: Path, tmp_path: Path, capsys: pytest.Captu
 def test_unreadable_face_file(faces_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = tmp_path / "faces"
     broken.mkdir()
-    for ing in INGREDIENTS:
+    for ing in SHIPPED_FACE_NAMES:
         (broken / f"{ing}.png").write_bytes((faces_dir / f"{ing}.png").read_bytes())
     (broken / "toad.png").write_text("not a picture")
     assert main(["enroll", str(broken), str(tmp_path / "r.json")]) == 2

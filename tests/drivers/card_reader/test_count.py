@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import INGREDIENTS, CardReader, enroll
+from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll
 from drivers.card_reader.count import SETTINGS, flattened, unaccounted
 from drivers.card_reader.detect import Detector
 from drivers.card_reader.fine_look import FineMatcher
@@ -38,7 +38,7 @@ def test_cards_in_shadow_on_every_shelf_never_read_a_card_short(light) -> None:
     faces = ribbon_faces()
     reader = CardReader(enroll(faces))
     for number, shelf in enumerate(("wood", "iron", "copper")):
-        first, second = INGREDIENTS[number], INGREDIENTS[number + 4]
+        first, second = SHIPPED_FACE_NAMES[number], SHIPPED_FACE_NAMES[number + 4]
         shot = dim_pair(faces, first, second, light, shelf, number, (10.0 * number, -15.0 * number))
         reading = reader.identify(shot.image)
         assert reading.status != "ok" or reading.ingredients == tuple(sorted((first, second))), (shelf, reading)

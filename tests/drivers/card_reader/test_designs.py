@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import INGREDIENTS
+from drivers.card_reader import SHIPPED_FACE_NAMES
 from drivers.card_reader.designs import (
     BACKGROUND_KINDS,
     DESIGN_NAMES,
@@ -29,8 +29,8 @@ from drivers.card_reader.designs import (
 @pytest.mark.parametrize("name", DESIGN_NAMES)
 def test_a_design_has_eight_faces_and_a_back_that_differ_only_outside_the_shared_frame(name: str) -> None:
     design = make_design(name)
-    assert sorted(design.faces) == sorted(INGREDIENTS)
-    stack = np.stack([design.faces[i] for i in INGREDIENTS])
+    assert sorted(design.faces) == sorted(SHIPPED_FACE_NAMES)
+    stack = np.stack([design.faces[i] for i in SHIPPED_FACE_NAMES])
     assert stack.shape == (8, FACE_H, FACE_W, 3) and stack.dtype == np.uint8
     assert design.back.shape == (FACE_H, FACE_W, 3)
     # the frame every face shares is the same pixel for pixel
@@ -40,7 +40,7 @@ def test_a_design_has_eight_faces_and_a_back_that_differ_only_outside_the_shared
     for i in range(8):
         for j in range(i):
             differ = (np.abs(stack[i].astype(int) - stack[j].astype(int)).max(axis=2) > 12)[own].mean()
-            assert differ > 0.4, (INGREDIENTS[i], INGREDIENTS[j], differ)
+            assert differ > 0.4, (SHIPPED_FACE_NAMES[i], SHIPPED_FACE_NAMES[j], differ)
     for face in stack:
         assert (np.abs(face.astype(int) - design.back.astype(int)).max(axis=2) > 12).mean() > 0.4
 
@@ -204,7 +204,7 @@ def test_the_judge_calls_wrong_any_ok_that_names_a_card_not_there_or_leaves_one_
     assert judge(two, _Reading("ok", right[:1])).outcome == "wrong"                   # a card dropped
     swapped = [_Card(right[1].ingredient, right[0].quad), _Card(right[0].ingredient, right[1].quad)]
     assert judge(two, _Reading("ok", swapped)).outcome == "wrong"                     # right names, wrong places
-    other = next(i for i in INGREDIENTS if i not in two.expected_ingredients)
+    other = next(i for i in SHIPPED_FACE_NAMES if i not in two.expected_ingredients)
     assert judge(two, _Reading("ok", [right[0], _Card(other, right[1].quad)])).outcome == "wrong"
     assert judge(two, _Reading("unsure", [])).outcome == "unsure"
     empty = design_scene(design, 3, kind="empty")

@@ -9,25 +9,26 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import (
-    INGREDIENTS,
+    SHIPPED_FACE_NAMES,
     SCHEMA_VERSION,
     ReferenceFileError,
     References,
     enroll,
     load_references,
     placeholder_references,
+    read_faces,
 )
 from drivers.card_reader.references import FACE_H, FACE_W, locate_face
 
 
 def test_placeholder_faces_cover_every_ingredient(faces: dict[str, np.ndarray]) -> None:
-    assert tuple(faces) == INGREDIENTS
+    assert tuple(faces) == SHIPPED_FACE_NAMES
     for face in faces.values():
         assert face.dtype == np.uint8 and face.ndim == 3 and face.shape[2] == 3
 
 
 def test_enroll_builds_one_canonical_face_per_ingredient(references: References) -> None:
-    assert references.ingredients == INGREDIENTS
+    assert references.ingredients == SHIPPED_FACE_NAMES
     for img in references.faces.values():
         assert img.shape == (FACE_H, FACE_W, 3)
 
@@ -53,7 +54,7 @@ def test_save_and_load_round_trip(references: References, tmp_path: Path) -> Non
     assert data["version"] == SCHEMA_VERSION and data["schema"] == "labkit.card_reader.references"
     loaded = load_references(path)
     assert loaded.ingredients == references.ingredients
-    for ing in INGREDIENTS:
+    for ing in SHIPPED_FACE_NAMES:
         assert np.array_equal(loaded.faces[ing], references.faces[ing])      # PNG is lossless
 
 
@@ -118,3 +119,22 @@ def test_enroll_rejects_bad_input(faces: dict[str, object], message: str) -> Non
 def test_references_without_a_face_are_refused() -> None:
     with pytest.raises(ValueError):
         References({})
+
+
+def test_the_reader_reads_the_face_names_it_is_given(faces: dict[str, np.ndarray]) -> None:
+    """A generic face reader: faces named by the caller, no list of its own."""
+    from drivers.card_reader import CardReader
+    from drivers.card_reader.scenes import Placement, render_scene
+
+    renamed = {f"face-{k}": faces[name] for k, name in enumerate(SHIPPED_FACE_NAMES[:3])}
+    reader = CardReader(enroll(renamed))
+    assert reader.references.ingredients == ("face-0", "face-1", "face-2")
+    frame = render_scene({"face-1": faces[SHIPPED_FACE_NAMES[1]]},
+                         [Placement("face-1", (0.5, 0.5), 0.0, 0.6)])
+    reading = reader.identify(frame)
+    assert reading.status == "ok" and [card.ingredient for card in reading.cards] == ["face-1"]
+
+
+def test_read_faces_names_the_missing_file_and_the_names_asked_for(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="alpha.png.*alpha, beta"):
+        read_faces(tmp_path, ("alpha", "beta"))

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from drivers.card_reader import CardReader, INGREDIENTS, enroll
+from drivers.card_reader import CardReader, SHIPPED_FACE_NAMES, enroll
 from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.reader import CardSighting, FrameReading
 from drivers.card_reader.scenes import Placement, compose_scene
@@ -44,7 +44,7 @@ def shrunk(quad: np.ndarray, share: float) -> np.ndarray:
     return (centre + share * (quad - centre)).astype(np.float32)
 
 
-@pytest.mark.parametrize("ingredient", INGREDIENTS)
+@pytest.mark.parametrize("ingredient", SHIPPED_FACE_NAMES)
 def test_a_whole_card_passes_with_a_high_probability(ribbon, ribbon_matcher, ingredient) -> None:
     image, quad = scene(ribbon, ingredient, 25.0)
     verdict = verify_card(image, quad, ingredient, ribbon_matcher)
@@ -52,26 +52,26 @@ def test_a_whole_card_passes_with_a_high_probability(ribbon, ribbon_matcher, ing
     assert verdict.probability > 0.99 and verdict.own > 0.8
 
 
-@pytest.mark.parametrize("ingredient", INGREDIENTS)
+@pytest.mark.parametrize("ingredient", SHIPPED_FACE_NAMES)
 def test_an_outline_stopped_at_the_title_ribbon_is_refused(ribbon, ribbon_matcher, ingredient) -> None:
     # failure class 1: the quad covered about 0.7 of the card, then read as another ingredient
     image, quad = scene(ribbon, ingredient, -30.0)
-    for named in INGREDIENTS:
+    for named in SHIPPED_FACE_NAMES:
         verdict = verify_card(image, down_to_the_ribbon(quad), named, ribbon_matcher)
         assert not verdict.passed and "sides" in verdict.reason, (named, verdict)
 
 
-@pytest.mark.parametrize("ingredient", INGREDIENTS)
+@pytest.mark.parametrize("ingredient", SHIPPED_FACE_NAMES)
 def test_an_inner_frame_of_a_card_s_proportions_is_refused(ribbon, ribbon_matcher, ingredient) -> None:
     image, quad = scene(ribbon, ingredient, 60.0)
     inner = shrunk(quad, 0.84)                   # 0.7 of the card's area, its aspect kept
-    for named in INGREDIENTS:
+    for named in SHIPPED_FACE_NAMES:
         assert not verify_card(image, inner, named, ribbon_matcher).passed, named
 
 
 def test_the_same_holds_on_the_shipped_design(faces, references) -> None:
     matcher = FineMatcher(references.faces)
-    for ingredient in INGREDIENTS:
+    for ingredient in SHIPPED_FACE_NAMES:
         image, quad = scene(faces, ingredient, 100.0)
         assert verify_card(image, quad, ingredient, matcher).passed, ingredient
         assert not verify_card(image, down_to_the_ribbon(quad), ingredient, matcher).passed
@@ -80,7 +80,7 @@ def test_the_same_holds_on_the_shipped_design(faces, references) -> None:
 
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
     image, quad = scene(ribbon, "toad", 10.0)
-    for named in INGREDIENTS:
+    for named in SHIPPED_FACE_NAMES:
         if named != "toad":
             verdict = verify_card(image, quad, named, ribbon_matcher)
             assert not verdict.passed and verdict.lead < 0, (named, verdict)
