@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from engine import INGREDIENT_IDS, Level, Rules
 from firmware import systemd_notify
@@ -34,7 +35,12 @@ from firmware.store import GameStore, StorageError, Store, memory_copy
 from firmware.ui.base import ButtonPress, UiContext
 
 if TYPE_CHECKING:
+    from drivers.buttons import Buttons
     from drivers.buttons.base import ButtonEvent
+    from drivers.camera import Camera
+    from drivers.card_reader import CardReader, ShelfWatcher
+    from drivers.display import Display
+    from drivers.led import Led
     from firmware.simulator import SimulatedShelf
 
 log = logging.getLogger(__name__)
@@ -47,7 +53,7 @@ SHUTDOWN_SECONDS = 6.0
 class WatchdogFeeder:
     """Sends WATCHDOG=1 at half the interval systemd asked for (nothing when it asked for none)."""
 
-    def __init__(self, interval: float | None, clock: Any = time.monotonic) -> None:
+    def __init__(self, interval: float | None, clock: Callable[[], float] = time.monotonic) -> None:
         self.interval = interval
         self.clock = clock
         self.last = -float("inf")
@@ -152,14 +158,14 @@ def default_options(config: Config, store: Store) -> GameOptions:
 
 @dataclass
 class Parts:
-    """The opened hardware: each is a driver object, or None where the family is absent."""
+    """The opened hardware: each a driver (a disabled one where the family is absent or failed)."""
 
-    camera: Any
-    display: Any
-    buttons: Any
-    led: Any
+    camera: Camera
+    display: Display
+    buttons: Buttons
+    led: Led
     problems: list[tuple[str, str]]
-    retry: dict[str, Any] = dataclasses.field(default_factory=dict)
+    retry: dict[str, Callable[[], object]] = dataclasses.field(default_factory=dict)
 
 
 def _choose(family: str, name: str, simulate: bool, on_pi: bool) -> str:
@@ -168,19 +174,26 @@ def _choose(family: str, name: str, simulate: bool, on_pi: bool) -> str:
     return choose_backend(family, name, simulate=simulate, on_pi=on_pi)  # aliases resolved there
 
 
-def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button: Any) -> Parts:
-    """Open camera, display, buttons and LED; a part that fails becomes disabled, with a problem noted."""
-    from drivers.buttons import open_buttons
-    from drivers.camera import open_camera
+PartT = TypeVar("PartT")
+
+
+def open_parts(config: Config, options: RunOptions, on_other_key: Callable[[str], None],
+               on_button: Callable[[ButtonEvent], None]) -> Parts:
+    """Open camera, display, buttons and LED; a part that fails becomes disabled, with a problem noted.
+
+    Each driver family chooses its backend and takes from its settings what that backend uses.
+    """
+    from drivers.buttons import ButtonSettings, open_buttons, open_configured_buttons
+    from drivers.camera import CameraSettings, open_camera, open_configured_camera
     from drivers.display import open_display
-    from drivers.led import open_led
+    from drivers.led import open_configured_led, open_led
     from drivers.platform import is_raspberry_pi
 
     on_pi = is_raspberry_pi()
     problems: list[tuple[str, str]] = []
-    retry: dict[str, Any] = {}
+    retry: dict[str, Callable[[], object]] = {}
 
-    def attempt(family: str, opener: Any, fallback: Any) -> Any:
+    def attempt(family: str, opener: Callable[[], PartT], fallback: Callable[[], PartT]) -> PartT:
         try:
             return opener()
         except OSError as error:  # missing for now (a device node not there yet): tried again
@@ -196,25 +209,15 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
             problems.append((family, f"{type(error).__name__}: {error}"))
         return fallback()
 
-    def camera() -> Any:
-        name = _choose("camera", config.camera.backend, options.simulate, on_pi)
-        settings: dict[str, Any] = {}
-        if name == "picamera":
-            settings = {"size": (config.camera.width, config.camera.height), "controls": config.camera.controls}
-        elif name == "webcam":
-            settings = {"device": config.camera.device, "size": (config.camera.width, config.camera.height)}
-        elif name == "any":
-            settings = {"picamera": {"size": (config.camera.width, config.camera.height),
-                                     "controls": config.camera.controls},
-                        "webcam": {"device": config.camera.device,
-                                   "size": (config.camera.width, config.camera.height)}}
-        elif name == "replay":
-            settings = {"frames": config.camera.replay_dir, "background_size": (config.camera.width, config.camera.height)}
-            if config.camera.replay_dir is None:
-                settings.pop("frames")
-        return open_camera(name, **settings)
+    camera_settings = CameraSettings(size=(config.camera.width, config.camera.height),
+                                     controls=config.camera.controls, device=config.camera.device,
+                                     replay_dir=config.camera.replay_dir)
 
-    def display() -> Any:
+    def camera() -> Camera:
+        name = _choose("camera", config.camera.backend, options.simulate, on_pi)
+        return open_configured_camera(name, camera_settings)
+
+    def display() -> Display:
         name = _choose("display", "auto", options.simulate, on_pi)
         sinks = []
         if options.terminal_screen:
@@ -226,7 +229,7 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
         return open_display(name, luma_args=config.display.luma, sinks=sinks,
                             frames_dir=options.frames_dir)
 
-    def no_display() -> Any:
+    def no_display() -> Display:
         try:
             return open_display("disabled", luma_args=config.display.luma)
         except Exception:  # luma refuses its options, or cannot even parse them: the default size
@@ -234,26 +237,25 @@ def open_parts(config: Config, options: RunOptions, on_other_key: Any, on_button
 
             return Display(None, name="display (disabled)", size=(128, 64), mode="1")
 
-    def buttons() -> Any:
+    button_settings = ButtonSettings(
+        on_event=on_button,
+        pins={"up": config.buttons.up, "down": config.buttons.down, "ok": config.buttons.ok,
+              "back": config.buttons.back},
+        pin_factory=config.buttons.pin_factory,
+        bounce_time=config.buttons.bounce_seconds,
+        hold_time=config.buttons.hold_seconds,
+        on_other_key=on_other_key,
+    )
+
+    def buttons() -> Buttons:
         name = _choose("buttons", config.buttons.backend, options.simulate, on_pi)
         if name == "keyboard" and options.headless:
             name = "queue"
-        settings: dict[str, Any] = {"on_event": on_button}
-        if name == "gpio":
-            settings.update(
-                pins={"up": config.buttons.up, "down": config.buttons.down, "ok": config.buttons.ok,
-                      "back": config.buttons.back},
-                pin_factory=config.buttons.pin_factory or "default",
-                bounce_time=config.buttons.bounce_seconds,
-                hold_time=config.buttons.hold_seconds,
-            )
-        elif name == "keyboard":
-            settings["on_other_key"] = on_other_key
-        return open_buttons(name, **settings)
+        return open_configured_buttons(name, button_settings)
 
-    def led() -> Any:
-        name = _choose("led", config.led.backend, options.simulate, on_pi)
-        return open_led(name, pin=config.led.pin) if name == "gpio" else open_led(name)
+    def led() -> Led:
+        return open_configured_led(_choose("led", config.led.backend, options.simulate, on_pi),
+                                   config.led.pin)
 
     return Parts(
         camera=attempt("camera", camera, lambda: open_camera("disabled")),
@@ -288,7 +290,7 @@ def face_names_problem(names: tuple[str, ...]) -> str | None:
     return None
 
 
-def open_reader(config: Config, state_dir: Path) -> tuple[Any, Any, str | None]:
+def open_reader(config: Config, state_dir: Path) -> tuple[CardReader, ShelfWatcher, str | None]:
     """The card reader and its stability watcher; a bad reference file falls back to the placeholders."""
     from drivers.card_reader import CardReader, ReferenceFileError, ShelfWatcher, load_references, placeholder_references
 
@@ -370,7 +372,7 @@ EXIT_GRACE_SECONDS = 1.0  # what is left of the unit's TimeoutStopSec= after SHU
 
 
 def exit_past_stuck_threads(status: int, grace: float = EXIT_GRACE_SECONDS,
-                            exit: Any = os._exit) -> None:
+                            exit: Callable[[int], object] = os._exit) -> None:
     """Exit now with ``status`` if a thread the interpreter would wait for at exit is stuck.
 
     Python joins every non-daemon thread at exit, among them concurrent.futures' workers: a camera
@@ -425,7 +427,7 @@ def _run_kit(config: Config, options: RunOptions, state_dir: Path) -> int:
 JOURNAL_HINT = "see journalctl -u labkit"
 
 
-def draw_message(display: Any, *texts: str) -> None:
+def draw_message(display: Display, *texts: str) -> None:
     """Show the first of ``texts`` that fits the panel (the last one should be short)."""
     from firmware.screens.draw import render_view
     from firmware.screens.text import Raw
@@ -441,7 +443,7 @@ def draw_message(display: Any, *texts: str) -> None:
     raise ValueError(f"none of the messages fits the {display.size[0]}x{display.size[1]} panel")
 
 
-def leave_message_on_panel(text: str, luma_args: Any = None) -> bool:
+def leave_message_on_panel(text: str, luma_args: Sequence[str] | None = None) -> bool:
     """Show ``text`` on the real panel and leave it there when the process exits (luma's ``persist``).
 
     For an error before the kit could start (a configuration it refuses): without it the panel stays
@@ -502,7 +504,7 @@ class Kit:
     def _close_parts(self, fault: str | None) -> None:
         # quick parts first (the loop has stopped: nothing else uses them), the ones that can
         # take seconds (a console write, a camera stopping) last; one failing stops none of the rest
-        steps: list[tuple[str, Any]] = []
+        steps: list[tuple[str, Callable[[], object]]] = []
         if self.reopener is not None:
             steps.append(("the reopener", self.reopener.stop))
         if fault is not None:
@@ -610,7 +612,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     )
     built.set()
 
-    def on_new_part(family: str, part: Any) -> Any:
+    def on_new_part(family: str, part: object) -> object:
         """On the loop's thread: the part the reopener opened replaces the disabled one."""
         replaced = getattr(parts, family)
         setattr(parts, family, part)

@@ -153,5 +153,11 @@ def open_led(name: str, **options: Any) -> Led:
     return DisabledLed(**options)
 
 
+def open_configured_led(name: str, pin: int | str = DEFAULT_PIN) -> Led:
+    """The LED backend ``name``; the pin applies to the gpio backend only."""
+    backend = check_backend_name("led", name)
+    return open_led(backend, pin=pin) if backend == "gpio" else open_led(backend)
+
+
 __all__ = ["DEFAULT_PIN", "DisabledLed", "FakeLed", "GpioLed", "Led", "LedError", "check_level",
-           "open_led"]
+           "open_configured_led", "open_led"]
