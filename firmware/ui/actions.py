@@ -94,33 +94,35 @@ def debunk(ui: Host) -> None:
     game = ui.session.require_game()
     ui.log_action("debunk")
     if game.rules is Rules.ALCHYMISTI:
-        def variant(pair: tuple[str, ...]) -> None:
-            reply = ui.ask(DebunkPotion(*map(parse_ingredient, pair)))
-            if reply is not None:
-                ui.show_result(PotionView(reply.potion.value, title="debunk.title"))
-
-        ui.push(PickStep(ui, 2, variant))
+        ui.push(PickStep(ui, 2, lambda pair: _debunk_potion(ui, pair)))
     elif game.level is Level.MASTER:
-        def pair_chosen(pair: tuple[str, ...]) -> None:
-            def potion_chosen(potion: str) -> None:
-                first, second = map(parse_ingredient, pair)
-                reply = ui.ask(DebunkPair(first, second, parse_potion(potion)))
-                if reply is not None:
-                    ui.show_result(DebunkYesNoView(potion, reply.makes))
-
-            ui.push(ChoiceStep(ui, "potion", "choose.debunk_potion", potion_chosen, POTIONS))
-
-        ui.push(PickStep(ui, 2, pair_chosen))
+        ui.push(PickStep(ui, 2, lambda pair: ui.push(ChoiceStep(
+            ui, "potion", "choose.debunk_potion", lambda potion: _debunk_pair(ui, pair, potion), POTIONS))))
     else:
-        def ingredient_chosen(chosen: tuple[str, ...]) -> None:
-            def colour_chosen(colour: str) -> None:
-                reply = ui.ask(DebunkSign(parse_ingredient(chosen[0]), parse_colour(colour)))
-                if reply is not None:
-                    ui.show_result(DebunkSignView(colour, "+" if reply.sign > 0 else "-"))
+        ui.push(PickStep(ui, 1, lambda chosen: ui.push(ChoiceStep(
+            ui, "colour", "choose.colour", lambda colour: _debunk_sign(ui, chosen[0], colour)))))
 
-            ui.push(ChoiceStep(ui, "colour", "choose.colour", colour_chosen))
 
-        ui.push(PickStep(ui, 1, ingredient_chosen))
+def _debunk_potion(ui: Host, pair: tuple[str, ...]) -> None:
+    """The variant's debunk: the potion of a pair, shown to everyone."""
+    reply = ui.ask(DebunkPotion(*map(parse_ingredient, pair)))
+    if reply is not None:
+        ui.show_result(PotionView(reply.potion.value, title="debunk.title"))
+
+
+def _debunk_pair(ui: Host, pair: tuple[str, ...], potion: str) -> None:
+    """The master's debunk: does the pair make the potion? yes or no."""
+    first, second = map(parse_ingredient, pair)
+    reply = ui.ask(DebunkPair(first, second, parse_potion(potion)))
+    if reply is not None:
+        ui.show_result(DebunkYesNoView(potion, reply.makes))
+
+
+def _debunk_sign(ui: Host, ingredient: str, colour: str) -> None:
+    """The apprentice's debunk: the sign of one aspect of one ingredient."""
+    reply = ui.ask(DebunkSign(parse_ingredient(ingredient), parse_colour(colour)))
+    if reply is not None:
+        ui.show_result(DebunkSignView(colour, "+" if reply.sign > 0 else "-"))
 
 
 def golem_test(ui: Host) -> None:
