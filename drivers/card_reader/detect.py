@@ -1045,9 +1045,24 @@ def _steps_across(gray: np.ndarray, base: np.ndarray, normals: np.ndarray) -> np
     inside = (base - 1.5 * normals).astype(np.float32).reshape(-1, base.shape[-2], 2)
     outside = (base + 1.5 * normals).astype(np.float32).reshape(-1, base.shape[-2], 2)
     img = gray.astype(np.float32)
-    vi = cv2.remap(img, inside[..., 0], inside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    vo = cv2.remap(img, outside[..., 0], outside[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return _row_medians(vi - vo)
+    return _row_medians(sample_rows(img, inside) - sample_rows(img, outside))
+
+
+#: cv2.remap refuses a map with SHRT_MAX (32767) rows or columns or more; many candidate quads
+#: at once (a large frame, a busy background) make more lines than that
+REMAP_MAX_ROWS = 32000
+
+
+def sample_rows(img: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``img`` sampled bilinearly at ``points`` (R x A x 2, x then y), any number of rows R."""
+    if points.shape[1] >= REMAP_MAX_ROWS:
+        raise ValueError(f"cannot sample {points.shape[1]} points a line (at most {REMAP_MAX_ROWS - 1})")
+    parts = [cv2.remap(img, chunk[..., 0], chunk[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+             for chunk in (points[start:start + REMAP_MAX_ROWS]
+                           for start in range(0, len(points), REMAP_MAX_ROWS))]
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(points.shape[:2], np.float32)
 
 
 def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader
-from drivers.card_reader.detect import Detector, _order_quad, side_steps, snap_quad
+from drivers.card_reader.detect import REMAP_MAX_ROWS, Detector, _order_quad, sample_rows, side_steps, snap_quad
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
 
 
@@ -62,3 +62,21 @@ def test_an_empty_shelf_split_again_shows_no_card(faces: dict[str, np.ndarray],
         found = Detector().find(small)
         assert len(searched) == before or not found, f"seed {seed}: the light split again made a card"
     assert len(searched) > 40            # most empty shelves are searched three times
+
+
+def test_side_steps_of_more_quads_than_opencv_maps_hold(faces: dict[str, np.ndarray]) -> None:
+    """cv2.remap refuses maps of 32767 rows or more: a busy frame's candidates are measured in parts."""
+    gray, truth = _work_scene(faces)
+    many = np.repeat(truth[None].astype(np.float64), 9000, axis=0)  # 9000 quads: 36000 sides at once
+    steps = side_steps(gray, many)
+    assert steps.shape == (9000, 4)
+    assert np.allclose(steps, side_steps(gray, truth)[None])
+
+
+def test_sample_rows_matches_opencv_on_any_number_of_rows() -> None:
+    img = np.random.default_rng(3).random((40, 60)).astype(np.float32)
+    points = np.random.default_rng(4).random((REMAP_MAX_ROWS + 10, 5, 2)).astype(np.float32) * 39
+    expected = np.concatenate([cv2.remap(img, points[:100, :, 0], points[:100, :, 1], cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_REPLICATE)])
+    assert np.allclose(sample_rows(img, points)[:100], expected)
+    assert sample_rows(img, points).shape == (REMAP_MAX_ROWS + 10, 5)
