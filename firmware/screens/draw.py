@@ -151,18 +151,24 @@ class Screen:
     # -- result layout ----------------------------------------------------------------------
 
     def result(self, top: int, draw_icon: Callable[[Box], None], text: Text,
-               fill: str = "fg", raw: bool = False) -> None:
-        """Public result: icon and large text (side by side on 64 rows, stacked on 128)."""
+               fill: str = "fg", raw: bool = False, detail: Text | None = None) -> None:
+        """Public result: icon and large text (side by side on 64 rows, stacked on 128), and under
+        the text a smaller ``detail`` (what the colours say on a colour screen: a potion's sign)."""
+        detail_h = 0 if detail is None else (18 if self.tall else 13)
         if self.tall:
-            icon_h = (self.H - top) * 56 // 100
+            icon_h = (self.H - top - detail_h) * 56 // 100
             half = icon_h // 2
             draw_icon((self.W // 2 - half, top + 2, self.W // 2 + half, top + 2 + icon_h))
-            self.text(text, (2, top + icon_h + 4, self.W - 2, self.H - 2), 30, bold=True,
-                      max_lines=2, fill=fill, raw=raw, min_size=12)
+            text_box = (2, top + icon_h + 4, self.W - 2, self.H - 2 - detail_h)
+            self.text(text, text_box, 30, bold=True, max_lines=2, fill=fill, raw=raw, min_size=12)
+            if detail is not None:
+                self.text(detail, (2, self.H - 1 - detail_h, self.W - 2, self.H - 1), 16, min_size=11)
         else:
             draw_icon((0, top + 4, 36, self.H - 2))
-            self.text(text, (37, top, self.W - 1, self.H), 22, bold=True, max_lines=2,
+            self.text(text, (37, top, self.W - 1, self.H - detail_h), 22, bold=True, max_lines=2,
                       fill=fill, raw=raw, min_size=10)
+            if detail is not None:
+                self.text(detail, (37, self.H - detail_h, self.W - 1, self.H), 12, min_size=9)
 
     def image(self) -> Image.Image:
         return self.cv.image
@@ -329,10 +335,18 @@ def _potion_fill(s: Screen, potion: str) -> str:
     return (potion[0] if potion != "N" else "N") if s.cv.colour else "fg"
 
 
+def potion_sign(potion: str) -> Msg | None:
+    """A signed potion's colour and sign in words ("Red +"): the mono screen has no colours."""
+    if potion == "N":
+        return None
+    return Msg("potion.sign_of", (("colour", Msg(f"colour.{potion[0]}")),
+                                  ("sign", Raw("+" if potion[1] == "+" else "−"))))
+
+
 def render_potion(view: PotionView, s: Screen) -> None:
     top = s.title(view.title)
     s.result(top, lambda box: icons.flask(s.cv, box, view.potion), f"potion.{view.potion}",
-             fill=_potion_fill(s, view.potion))
+             fill=_potion_fill(s, view.potion), detail=potion_sign(view.potion))
 
 
 def render_sale(view: SaleView, s: Screen) -> None:
@@ -350,7 +364,8 @@ def _big_aspect(s: Screen, box: Box, colour: str, sign: str | None) -> None:
 
 def render_debunk_sign(view: DebunkSignView, s: Screen) -> None:
     top = s.title("debunk.title")
-    text = Msg("debunk.aspect", (("colour", Msg(f"colour.{view.colour}")),))
+    text = Msg("debunk.aspect", (("colour", Msg(f"colour.{view.colour}")),
+                                 ("sign", Raw("+" if view.sign == "+" else "−"))))
     s.result(top, lambda box: _big_aspect(s, box, view.colour, view.sign), text,
              fill=view.colour if s.cv.colour else "fg")
 
@@ -362,8 +377,8 @@ def _yes_no(s: Screen, box: Box, yes: bool) -> None:
 def render_debunk_yes_no(view: DebunkYesNoView, s: Screen) -> None:
     top = s.title("debunk.title")
     question = Msg("debunk.makes", (("potion", Msg(f"potion.{view.potion}")),))
-    q_h = 24 if s.tall else 13
-    s.text(question, (2, top, s.W - 2, top + q_h), 16 if s.tall else 10,
+    q_h = 34 if s.tall else 20  # the question is half the fact: as large as the answer allows
+    s.text(question, (2, top, s.W - 2, top + q_h), 18 if s.tall else 14, bold=True, max_lines=2,
            fill=_potion_fill(s, view.potion))
     s.result(top + q_h, lambda box: _yes_no(s, box, view.answer),
              "answer.yes" if view.answer else "answer.no")
@@ -371,16 +386,16 @@ def render_debunk_yes_no(view: DebunkYesNoView, s: Screen) -> None:
 
 def render_exhibition(view: ExhibitionView, s: Screen) -> None:
     top = s.title("exhibition.title")
+    promised = Msg(f"potion.{view.potion}")
+    result = "exhibition.success" if view.success else "exhibition.failure"
     if s.tall:
-        icons.flask(s.cv, (8, top + 4, 48, top + 44), view.potion)
-        _yes_no(s, (56, top + 4, 120, top + 68), view.success)
-        s.text("exhibition.success" if view.success else "exhibition.failure",
-               (2, top + 72, s.W - 2, s.H - 2), 30, bold=True, max_lines=2, min_size=12)
+        s.text(promised, (2, top + 1, s.W - 2, top + 21), 18, bold=True, fill=_potion_fill(s, view.potion))
+        _yes_no(s, (32, top + 24, 96, top + 72), view.success)
+        s.text(result, (2, top + 76, s.W - 2, s.H - 2), 30, bold=True, max_lines=2, min_size=12)
     else:
-        icons.flask(s.cv, (0, top + 1, 18, top + 19), view.potion)
-        _yes_no(s, (14, top + 14, 46, s.H - 1), view.success)
-        s.text("exhibition.success" if view.success else "exhibition.failure",
-               (48, top, s.W - 1, s.H), 22, bold=True, max_lines=2, min_size=10)
+        s.text(promised, (2, top, s.W - 2, top + 14), 12, bold=True)
+        _yes_no(s, (4, top + 16, 34, s.H - 1), view.success)
+        s.text(result, (38, top + 14, s.W - 1, s.H), 22, bold=True, max_lines=2, min_size=10)
 
 
 def render_golem_test(view: GolemTestView, s: Screen) -> None:
@@ -438,7 +453,7 @@ def history_line(entry: HistoryEntry) -> Msg:
         return Msg("history.debunk_variant", (("potion", Msg(f"potion.{entry.potion}")),))
     if kind == "exhibition":
         result = "exhibition.success" if entry.success else "exhibition.failure"
-        return Msg("history.exhibition", (("result", Msg(result)),))
+        return Msg("history.exhibition", (("potion", Msg(f"potion.{entry.potion}")), ("result", Msg(result))))
     if kind == "golem_test":
         key = {(True, True): "both", (True, False): "chest", (False, True): "ears",
                (False, False): "none"}[(entry.chest, entry.ears)]
@@ -460,12 +475,11 @@ def render_history(view: HistoryView, s: Screen) -> None:
     for entry in view.entries[view.top:]:
         text = s.t(history_line(entry))
         # one line at the normal size, else two lines (shrinking if need be)
-        lines = 1
         try:
             fitted = fit(text, (2, y, right, y + line_h), size, min_size=size - 1, align="left")
-        except TextDoesNotFit:
-            lines = 2
-            fitted = fit(text, (2, y, right, y + 2 * line_h), size, max_lines=2, align="left")
+        except TextDoesNotFit:  # from the top: a text that ends on one smaller line leaves no gap
+            fitted = fit(text, (2, y, right, y + 2 * line_h), size, max_lines=2, align="left", valign="top")
+        lines = len(fitted.lines)
         if y + lines * line_h > s.H:
             break
         draw_fitted(s.cv.draw, fitted, s.cv.c("fg"))

@@ -60,7 +60,7 @@ HISTORY = (
     HistoryEntry("debunk_sign", ingredient="root", colour="R", sign="+"),
     HistoryEntry("golem_test", chest=True, ears=True),
     HistoryEntry("debunk_pair", potion="B-", answer=False),
-    HistoryEntry("exhibition", success=True),
+    HistoryEntry("exhibition", potion="B+", success=True),
     HistoryEntry("golem_animate", success=False),
     HistoryEntry("debunk_variant", potion="N"),
 )

@@ -299,7 +299,7 @@ class LibraryAnswerView:
 class HistoryEntry:
     """One public result. ``kind`` picks the fields used:
 
-    - ``"potion"``: potion; ``"sale"``: quality; ``"exhibition"``: success;
+    - ``"potion"``: potion; ``"sale"``: quality; ``"exhibition"``: potion (promised), success;
     - ``"debunk_sign"``: ingredient, colour, sign (the debunked ingredient is public);
     - ``"debunk_pair"``: potion, answer; ``"debunk_variant"``: potion;
     - ``"golem_test"``: chest, ears; ``"golem_animate"``: success.
@@ -321,7 +321,7 @@ class HistoryEntry:
 
     def __post_init__(self) -> None:
         _one_of("kind", self.kind, self.KINDS)
-        if self.kind in ("potion", "debunk_pair", "debunk_variant"):
+        if self.kind in ("potion", "debunk_pair", "debunk_variant", "exhibition"):
             _one_of("potion", self.potion, POTIONS)
         if self.kind == "sale":
             _one_of("quality", self.quality, QUALITIES)

@@ -34,7 +34,7 @@ def history_entry(data: Mapping[str, object]) -> HistoryEntry | None:
         if kind == "debunk":
             return HistoryEntry("debunk_variant", potion=str(data["potion"]))
         if kind == "exhibit":
-            return HistoryEntry("exhibition", success=bool(data["success"]))
+            return HistoryEntry("exhibition", potion=str(data["potion"]), success=bool(data["success"]))
         if kind == "golem test":
             return HistoryEntry("golem_test", chest=bool(data["chest"]), ears=bool(data["ears"]))
         if kind == "golem animate":

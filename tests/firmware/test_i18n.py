@@ -121,16 +121,17 @@ def test_game_words_follow_the_rulebooks(lang: str, words: dict[str, str]) -> No
 
 
 @pytest.mark.parametrize(("lang", "msgid", "colour", "potion", "text"), [
-    ("ru", "debunk.aspect", "colour.B", "", "Синий элемент"),    # 000 l.930 "синего элемента"
+    ("en", "debunk.aspect", "colour.B", "", "Blue −"),           # the sign, not "Blue aspect"
+    ("ru", "debunk.aspect", "colour.B", "", "Синий элемент −"),    # 000 l.930 "синего элемента"
     ("ru", "debunk.makes", "", "potion.R+", "Получится Исцеление?"),  # 000 l.995 "получается"
     ("pl", "debunk.makes", "", "potion.R+", "Dają: Leczenie?"),  # 004 l.284 "dają razem"
-    ("sk", "debunk.aspect", "colour.R", "", "Farba: Červená"),   # 003 l.41: látka = alchemical
+    ("sk", "debunk.aspect", "colour.R", "", "Farba: Červená −"),   # 003 l.41: látka = alchemical
     ("sk", "debunk.makes", "", "potion.R-", "Vznikne Jed?"),
 ])
 def test_debunk_sentences_read_as_the_rulebooks(lang: str, msgid: str, colour: str,
                                                 potion: str, text: str) -> None:
     _ = translator(lang)
-    assert _(msgid).format(colour=_(colour) if colour else "",
+    assert _(msgid).format(colour=_(colour) if colour else "", sign="−",
                            potion=_(potion) if potion else "") == text
 
 

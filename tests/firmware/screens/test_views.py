@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import ImageChops
 
@@ -89,10 +90,15 @@ def test_history_never_names_experiment_ingredients() -> None:
     assert text == "history.potion"
     english = __import__("firmware.i18n", fromlist=["translator"]).translator("en")
     assert resolve(history_line(HistoryEntry("potion", potion="R+")), english) == "Potion: Healing"
+    # as the table says them: the sign with its colour, the promised potion, which golem question
     assert resolve(history_line(HistoryEntry("golem_test", chest=True, ears=True)),
-                   english) == "Golem: chest, ears"
-    assert resolve(history_line(HistoryEntry("debunk_sign", ingredient="fern", colour="R",
-                                             sign="+")), english) == "Debunk Fern R:\u00a0+"
+                   english) == "Golem test: chest, ears"
+    assert resolve(history_line(HistoryEntry("golem_animate", success=False)),
+                   english) == "Golem animation: It stays clay"
+    assert resolve(history_line(HistoryEntry("debunk_sign", ingredient="root", colour="R",
+                                             sign="+")), english) == "Debunk: Mandrake root R+"
+    assert resolve(history_line(HistoryEntry("exhibition", potion="R+", success=True)),
+                   english) == "Exhibition Healing: Success"
 
 
 def test_text_references() -> None:
@@ -131,3 +137,17 @@ def test_no_screen_module_spells_out_the_ingredients() -> None:
     for path in root.glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert '"fern", "claw"' not in source and "'fern', 'claw'" not in source, path.name
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "pl", "sk"])
+@pytest.mark.parametrize("size", [MONO, COLOUR])
+def test_history_entries_follow_each_other_without_a_blank_gap(language: str, size: tuple[int, int]) -> None:
+    from firmware.screens.gallery import HISTORY
+    from firmware.screens.views import HistoryView
+
+    image = np.array(render_view(HistoryView(HISTORY, 0), size, language).convert("L"))
+    title_bottom = 14 if size == MONO else 22  # below the title bar
+    inked = [y for y in range(title_bottom, image.shape[0]) if (image[y, :-8] > 128).any()]
+    gaps = [b - a - 1 for a, b in zip(inked, inked[1:])]
+    line_h = 11 if size == MONO else 15
+    assert max(gaps) < line_h - 3, gaps
