@@ -274,7 +274,7 @@ def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
 
 
 def render_scan_confirm(view: ScanConfirmView, s: Screen) -> None:
-    top = s.title("scan.again_title" if view.again else "scan.confirm_title")
+    top = s.title("scan.again_title" if view.again else "scan.confirm_title", icon=icons.padlock)
     bottom = s.hint("scan.confirm_hint", lines=2)
     count = max(len(view.ingredients), 1)
     row = (bottom - top) // count
@@ -284,14 +284,14 @@ def render_scan_confirm(view: ScanConfirmView, s: Screen) -> None:
 
 
 def render_ingredient_picker(view: IngredientPickerView, s: Screen) -> None:
-    top = s.title(view.title)
+    top = s.title(view.title, icon=icons.padlock if view.private else None)
     items = [(s.t(f"ingredient.{name}"), "✓" if name in view.chosen else None)
              for name in view.options]
     s.list(top + 1, items, view.selected)
 
 
 def render_library_offer(view: LibraryOfferView, s: Screen) -> None:
-    top = s.title("library.pick")
+    top = s.title("library.pick", icon=icons.padlock)
     s.list(top + 1, [(s.t(f"ingredient.{name}"), None) for name in view.ingredients],
            view.selected)
 
@@ -405,10 +405,9 @@ def render_golem_test(view: GolemTestView, s: Screen) -> None:
     if s.tall:
         icons.golem(s.cv, (24, top + 1, 104, top + 65), view.chest, view.ears)
         mid = (top + 66 + s.H) // 2
-        s.text(ears, (2, top + 66, s.W - 2, mid), 18, bold=view.ears,
-               fill="fg" if view.ears else "dim")
+        s.text(ears, (2, top + 66, s.W - 2, mid), 18, bold=view.ears)  # public: never dim
         s.text(chest, (2, mid, s.W - 2, s.H - 1), 18, bold=view.chest,
-               fill="gold" if view.chest else "dim")
+               fill="gold" if view.chest else "fg")
     else:
         icons.golem(s.cv, (0, top, 50, s.H), view.chest, view.ears)
         mid = (top + s.H) // 2
@@ -420,14 +419,18 @@ def render_golem_animation(view: GolemAnimationView, s: Screen) -> None:
     top = s.title("golem.animate_title")
     s.result(top, lambda box: icons.golem(s.cv, box, view.alive, False, alive=view.alive),
              "golem.alive" if view.alive else "golem.not_alive",
-             fill=("gold" if view.alive else "dim") if s.cv.colour else "fg")
+             fill="gold" if view.alive and s.cv.colour else "fg")  # a public result is never dim
 
 
 def render_library_answer(view: LibraryAnswerView, s: Screen) -> None:
-    top = s.title("library.title")
+    """Private (004: the player looks alone): small, like the other private screens."""
+    top = s.title("library.title", icon=icons.padlock)
     draw = icons.sun if view.library_class == "sun" else icons.moon
-    s.result(top, lambda box: draw(s.cv, box), f"class.{view.library_class}",
-             fill=("gold" if view.library_class == "sun" else "fg") if s.cv.colour else "fg")
+    icon = 24 if s.tall else 16
+    y = top + (8 if s.tall else 3)
+    draw(s.cv, (4, y, 4 + icon, y + icon))
+    s.text(f"class.{view.library_class}", (icon + 8, y, s.W - 2, y + icon), 14 if s.tall else 10,
+           align="left")
 
 
 def history_line(entry: HistoryEntry) -> Msg:

@@ -17,7 +17,7 @@ Ink = int | tuple[int, int, int]
 PALETTE = {
     "fg": (255, 255, 255),
     "bg": (0, 0, 0),
-    "dim": (90, 90, 90),
+    "dim": (170, 170, 170),  # hints and notes: grey, yet readable on an OLED in a lit room (160 and up)
     "bar": (30, 40, 90),
     "R": (235, 45, 45),
     "G": (45, 200, 70),
@@ -336,3 +336,17 @@ def warning(cv: Canvas, box: Box) -> None:
                       fill=cv.c("bg"))
     cv.draw.rectangle((cx - w // 2, cy + half // 2, cx + (w - 1) // 2, cy + half // 2 + w),
                       fill=cv.c("bg"))
+
+
+def padlock(cv: Canvas, box: Box) -> None:
+    """A closed padlock: the sign of a private screen (turn it to you, the others look away)."""
+    cx, cy, half = _square(box)
+    body_top = cy - half // 4
+    cv.draw.rectangle((cx - half + 1, body_top, cx + half - 1, cy + half - 1), fill=cv.c("fg"))
+    shackle = max(half - 3, 2)
+    cv.draw.arc((cx - shackle, cy - half, cx + shackle, body_top + shackle), 180, 360,
+                fill=cv.c("fg"), width=max(1, half // 4))
+    cv.draw.line((cx - shackle, body_top - 1, cx - shackle, (cy - half + body_top + shackle) // 2),
+                 fill=cv.c("fg"), width=max(1, half // 4))
+    cv.draw.line((cx + shackle, body_top - 1, cx + shackle, (cy - half + body_top + shackle) // 2),
+                 fill=cv.c("fg"), width=max(1, half // 4))

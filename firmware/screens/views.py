@@ -168,6 +168,7 @@ class IngredientPickerView:
     options: tuple[str, ...] = INGREDIENTS
     chosen: tuple[str, ...] = ()
     title: Text = "pick.ingredient"
+    private: bool = True  # a debunk's ingredients are public
 
     def __post_init__(self) -> None:
         _index("selected", self.selected, len(self.options))

@@ -94,13 +94,15 @@ def debunk(ui: Host) -> None:
     game = ui.session.require_game()
     ui.log_action("debunk")
     if game.rules is Rules.ALCHYMISTI:
-        ui.push(PickStep(ui, 2, lambda pair: _debunk_potion(ui, pair)))
+        ui.push(PickStep(ui, 2, lambda pair: _debunk_potion(ui, pair), private=False))
     elif game.level is Level.MASTER:
         ui.push(PickStep(ui, 2, lambda pair: ui.push(ChoiceStep(
-            ui, "potion", "choose.debunk_potion", lambda potion: _debunk_pair(ui, pair, potion), POTIONS))))
+            ui, "potion", "choose.debunk_potion", lambda potion: _debunk_pair(ui, pair, potion), POTIONS)),
+            private=False))
     else:
         ui.push(PickStep(ui, 1, lambda chosen: ui.push(ChoiceStep(
-            ui, "colour", "choose.colour", lambda colour: _debunk_sign(ui, chosen[0], colour)))))
+            ui, "colour", "choose.colour", lambda colour: _debunk_sign(ui, chosen[0], colour))),
+            private=False))
 
 
 def _debunk_potion(ui: Host, pair: tuple[str, ...]) -> None:

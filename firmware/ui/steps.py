@@ -127,16 +127,16 @@ class PickStep(Step):
     """
 
     def __init__(self, ui: Host, count: int, done: Done, titles: tuple[Text, ...] | None = None,
-                 options: tuple[str, ...] = INGREDIENTS) -> None:
+                 options: tuple[str, ...] = INGREDIENTS, private: bool = True) -> None:
         super().__init__(ui)
-        self.count, self.done, self.options = count, done, options
+        self.count, self.done, self.options, self.private = count, done, options, private
         self.titles = titles or (("pick.ingredient",) if count == 1 else ("pick.first", "pick.second"))
         self.chosen: list[str] = []
         self.selected = 0
 
     def view(self) -> object:
         title = self.titles[min(len(self.chosen), len(self.titles) - 1)]
-        return IngredientPickerView(self.selected, self.options, tuple(self.chosen), title)
+        return IngredientPickerView(self.selected, self.options, tuple(self.chosen), title, self.private)
 
     def press(self, button: str) -> None:
         if button in ("up", "down"):

@@ -26,6 +26,15 @@ from firmware.screens import (
 )
 from firmware.screens.gallery import SAMPLES
 from firmware.screens.draw import history_line
+from firmware.screens.views import (
+    DebunkYesNoView,
+    GolemAnimationView,
+    GolemTestView,
+    IngredientPickerView,
+    LibraryAnswerView,
+    LibraryOfferView,
+    ScanConfirmView,
+)
 from firmware.screens.text import Msg, Raw, msg, resolve
 
 
@@ -151,3 +160,44 @@ def test_history_entries_follow_each_other_without_a_blank_gap(language: str, si
     gaps = [b - a - 1 for a, b in zip(inked, inked[1:])]
     line_h = 11 if size == MONO else 15
     assert max(gaps) < line_h - 3, gaps
+
+
+PRIVATE_VIEWS = [ScanConfirmView(("fern", "toad")), IngredientPickerView(), LibraryOfferView(("fern", "toad", "root", "claw")),
+                 LibraryAnswerView("sun")]
+PUBLIC_VIEWS = [PotionView("R+"), IngredientPickerView(private=False), GolemTestView(True, False),
+                DebunkYesNoView("R+", True)]
+
+
+@pytest.mark.parametrize("size", [MONO, COLOUR])
+def test_every_private_screen_and_no_public_one_wears_the_padlock(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from firmware.screens import icons
+
+    drawn: list[object] = []
+    real = icons.padlock
+    monkeypatch.setattr(icons, "padlock", lambda cv, box: (drawn.append(box), real(cv, box)))
+    for view in PRIVATE_VIEWS:
+        drawn.clear()
+        render_view(view, size)
+        assert len(drawn) == 1 and drawn[0][1] == 0, view  # once, in the title bar
+    for view in PUBLIC_VIEWS:
+        drawn.clear()
+        render_view(view, size)
+        assert drawn == [], view
+
+
+@pytest.mark.parametrize("size", [MONO, COLOUR])
+def test_the_library_answer_is_small_like_the_other_private_screens(size: tuple[int, int]) -> None:
+    image = np.array(render_view(LibraryAnswerView("moon"), size).convert("L"))
+    rows = [y for y in range(image.shape[0]) if (image[y] > 128).any()]
+    public = np.array(render_view(SaleView("exact"), size).convert("L"))
+    public_rows = [y for y in range(public.shape[0]) if (public[y] > 128).any()]
+    assert max(rows) < image.shape[0] // 2 < max(public_rows)
+
+
+@pytest.mark.parametrize("view", [GolemTestView(False, False), GolemAnimationView(False)])
+def test_public_results_are_never_dim_on_the_colour_screen(view: object) -> None:
+    image = np.array(render_view(view, COLOUR).convert("RGB"))
+    text_rows = image[90:]  # below the golem: the words
+    assert (text_rows == 255).all(axis=2).any()
