@@ -106,13 +106,26 @@ class Screen:
                   align="left", raw=raw)
         return h + 1
 
-    def hint(self, text: Text, lines: int = 1, fill: str | None = None) -> int:
-        """Hint line(s) at the bottom; returns the row where the content above must stop."""
-        h = self.hint_h if lines == 1 else (26 if self.tall else 19)
-        top = self.H - h
-        self.text(text, (0, top, self.W, self.H), 12 if self.tall else 9, max_lines=lines,
-                  fill=fill or ("dim" if self.cv.colour else "fg"))
+    def keys(self, back: str | None, ok: str | None) -> int:
+        """The one hint bar: what back does on the left, what ok does on the right (``key.back``, ``key.ok``,
+        ``act.<word>``, each in its half, so a pair never breaks); returns the row where the content must stop."""
+        top = self.H - self.hint_h
+        fill = "dim" if self.cv.colour else "fg"
+        half = self.W // 2
+        if back is not None:
+            self.text(Msg("key.back", (("action", Msg(f"act.{back}")),)), (0, top, half - 1, self.H),
+                      12 if self.tall else 9, min_size=9, align="left", fill=fill)
+        if ok is not None:
+            self.text(Msg("key.ok", (("action", Msg(f"act.{ok}")),)), (half + 1, top, self.W, self.H),
+                      12 if self.tall else 9, min_size=9, align="right", fill=fill)
         return top - 1
+
+    def note(self, text: Text, bottom: int, fill: str = "bad") -> int:
+        """A note above the hint bar (a refused code: two lines, one on 64 rows); the row above it."""
+        h = 26 if self.tall else 10
+        self.text(text, (0, bottom - h, self.W, bottom), 12 if self.tall else 9, max_lines=2 if self.tall else 1,
+                  fill=fill)
+        return bottom - h - 1
 
     # -- lists ------------------------------------------------------------------------------
 
@@ -189,7 +202,7 @@ def render_settings(view: SettingsView, s: Screen) -> None:
 
 def render_message(view: MessageView, s: Screen) -> None:
     top = s.title(view.title, icon=icons.warning if view.error else None)
-    bottom = s.hint(view.hint)
+    bottom = s.keys(None, "continue")
     s.text(view.text, (2, top + 1, s.W - 2, bottom), 18 if s.tall else 13,
            max_lines=6 if s.tall else 4)
 
@@ -243,13 +256,15 @@ def _letters(s: Screen, letters: list[str], box: Box, slots: int,
 
 def render_game_code(view: GameCodeView, s: Screen) -> None:
     top = s.title(view.title)
-    bottom = s.hint(view.hint)
+    bottom = s.keys(None, "continue")
     _letters(s, list(view.code), (2, top + 2, s.W - 2, bottom - 1), len(view.code))
 
 
 def render_code_entry(view: CodeEntryView, s: Screen) -> None:
     top = s.title(view.title)
-    bottom = s.hint(view.error, lines=2, fill="bad") if view.error else s.hint("entry.hint")
+    bottom = s.keys("delete", "next")
+    if view.error:  # above the keys, which stay
+        bottom = s.note(view.error, bottom)
     arrow = 5 if s.tall else 3
     letters = list(view.letters) + [view.current] + ["_"] * (view.length - len(view.letters) - 1)
     box = (6, top + 2 * arrow + 1, s.W - 6, bottom - 2 * arrow - 1)
@@ -264,7 +279,7 @@ def render_code_entry(view: CodeEntryView, s: Screen) -> None:
 
 def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
     top = s.title("scan.two_cards" if view.cards == 2 else "scan.one_card")
-    bottom = s.hint("scan.hint")
+    bottom = s.keys("back", "by_hand")
     status_h = 20 if s.tall else 11
     pad = 10 if s.tall else 2
     icons.cards(s.cv, (4, top + pad, s.W - 4, bottom - status_h - pad // 2), view.cards,
@@ -275,7 +290,7 @@ def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
 
 def render_scan_confirm(view: ScanConfirmView, s: Screen) -> None:
     top = s.title("scan.again_title" if view.again else "scan.confirm_title", icon=icons.padlock)
-    bottom = s.hint("scan.confirm_hint", lines=2)
+    bottom = s.keys("rescan", "confirm")
     count = max(len(view.ingredients), 1)
     row = (bottom - top) // count
     for k, ingredient in enumerate(view.ingredients):
@@ -504,7 +519,7 @@ def render_hold(view: HoldView, s: Screen) -> None:
 
 def render_confirm(view: ConfirmView, s: Screen) -> None:
     top = s.title(view.title)
-    bottom = s.hint(view.hint)
+    bottom = s.keys("no", "yes")
     s.text(view.question, (2, top + 1, s.W - 2, bottom), 16 if s.tall else 11,
            max_lines=6 if s.tall else 4)
 
@@ -591,9 +606,14 @@ def _reveal_golem_mono_row(s: Screen, top: int, label: Text, text: Text, colour:
     return top + row
 
 
+#: what back and ok do at each step of enrolment (ui/settings.py CalibrationStep.press)
+CALIBRATION_KEYS: dict[str, tuple[str, str]] = {"lay": ("back", "capture"), "ok": ("retake", "next"),
+                                                "fail": ("back", "retry")}
+
+
 def render_calibration(view: CalibrationView, s: Screen) -> None:
     top = s.title(Msg("calib.title", (("index", view.index), ("total", view.total))))
-    bottom = s.hint("calib.hint")
+    bottom = s.keys(*CALIBRATION_KEYS[view.step])
     name = Msg(f"ingredient.{view.ingredient}")
     if view.step == "lay":
         icon_box = (4, top + 4, 30 if not s.tall else 44, bottom - 3)

@@ -76,12 +76,11 @@ class SettingsView:
 
 @dataclass(frozen=True)
 class MessageView:
-    """Information or error (the failsafe screen): title, wrapped text, ``ok`` hint."""
+    """Information or error (the failsafe screen): title, wrapped text, and "ok: continue"."""
 
     text: Text
     title: Text = "error.title"
     error: bool = True
-    hint: Text = "message.hint"
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,6 @@ class GameCodeView:
 
     code: str
     title: Text = "code.title"
-    hint: Text = "code.hint"
 
     def __post_init__(self) -> None:
         if not (4 <= len(self.code) <= 5 and self.code.isascii() and self.code.isupper()):
@@ -365,7 +363,6 @@ class ConfirmView:
 
     question: Text = "confirm.reveal"
     title: Text = "confirm.title"
-    hint: Text = "confirm.hint"
 
 
 @dataclass(frozen=True)
