@@ -21,6 +21,7 @@ from firmware.screens.text import (
     MIN_SIZE, Msg, Raw, Text, TextDoesNotFit, draw_fitted, fit, font, resolve,
 )
 from firmware.screens.views import (
+    INGREDIENTS,
     CalibrationView,
     ChoiceView,
     CodeEntryView,
@@ -41,6 +42,8 @@ from firmware.screens.views import (
     MenuView,
     MessageView,
     PotionView,
+    RevealAllView,
+    RevealAnimatorsView,
     RevealGolemView,
     RevealIngredientView,
     SaleView,
@@ -533,25 +536,25 @@ def render_reveal_ingredient(view: RevealIngredientView, s: Screen) -> None:
     name_h = 22 if s.tall else 12
     s.text(f"ingredient.{view.ingredient}", (2, top, s.W - 2, top + name_h),
            18 if s.tall else 11, bold=True)
-    if s.tall:
-        s.text(view.alchemical, (2, top + name_h, s.W - 2, top + name_h + 16), 14, raw=True,
-               fill="dim")
-        top += 16
     label_h = 14 if s.tall else 9
-    area_top, area_bottom = top + name_h + 1, s.H - label_h - 1
-    notation_w = 0 if s.tall else 26
-    big = min((area_bottom - area_top) // 2, (s.W - notation_w) // 6) - 1
-    small = big * 6 // 10
-    cy = (area_top + area_bottom) // 2
-    step = (s.W - notation_w) // 3
-    for k, (colour, letter) in enumerate(zip("RGB", view.alchemical)):
-        cx = step * k + step // 2
+    _alchemical(s, view.alchemical, (0, top + name_h + 1, s.W, s.H - label_h - 1), labels=True)
+
+
+def _alchemical(s: Screen, notation: str, box: Box, labels: bool = False) -> None:
+    """An alchemical as the game draws it: three coloured aspects, large or small, with their signs
+    (and under them the colours' initials, for the mono screen)."""
+    x0, y0, x1, y1 = box
+    step = (x1 - x0) // 3
+    big = max(min((y1 - y0) // 2, step // 2) - 1, 2)
+    small = max(big * 6 // 10, 1)
+    cy = (y0 + y1) // 2
+    for k, (colour, letter) in enumerate(zip("RGB", notation)):
+        cx = x0 + step * k + step // 2
         radius = big if letter.isupper() else small
         icons.aspect(s.cv, (cx, cy), radius, colour, "+" if letter in "Pp" else "-")
-        s.text(f"colour.short.{colour}", (cx - step // 2, area_bottom + 1, cx + step // 2, s.H),
-               12 if s.tall else 9, fill=colour if s.cv.colour else "fg")
-    if not s.tall:
-        s.text(view.alchemical, (s.W - notation_w, area_top, s.W, area_bottom), 11, raw=True)
+        if labels:
+            s.text(f"colour.short.{colour}", (cx - step // 2, y1 + 1, cx + step // 2, s.H),
+                   12 if s.tall else 9, fill=colour if s.cv.colour else "fg")
 
 
 def render_reveal_golem(view: RevealGolemView, s: Screen) -> None:
@@ -572,14 +575,31 @@ def render_reveal_golem(view: RevealGolemView, s: Screen) -> None:
                    fill=colour)
         else:
             top = _reveal_golem_mono_row(s, top, label, text, colour, large)
-    pair = f"{s.t('ingredient.' + view.pair[0])} + {s.t('ingredient.' + view.pair[1])}"
-    if s.tall:
-        y0 = top + 2 * 34 + 2
-        s.text("golem.pair", (2, y0, s.W - 2, y0 + 14), 12, bold=True, align="left",
-               fill="gold")
-        s.text(pair, (2, y0 + 15, s.W - 2, s.H), 14, raw=True, max_lines=2)
-    else:
-        s.text(pair, (2, top + 1, s.W - 2, s.H), 10, raw=True, max_lines=2)
+
+
+def render_reveal_animators(view: RevealAnimatorsView, s: Screen) -> None:
+    top = _page_title(s, "reveal.golem", view.page, view.pages)
+    label_h = 22 if s.tall else 14
+    s.text("golem.pair", (2, top, s.W - 2, top + label_h), 16 if s.tall else 11, bold=True,
+           align="left", fill="gold" if s.cv.colour else "fg")
+    row = (s.H - top - label_h) // 2
+    for k, ingredient in enumerate(view.pair):
+        y = top + label_h + k * row
+        s.text(f"ingredient.{ingredient}", (2, y, s.W - 2, y + row), 18 if s.tall else 13, max_lines=2)
+
+
+def render_reveal_all(view: RevealAllView, s: Screen) -> None:
+    """All eight at once: two rows of four, each an ingredient's short name over its alchemical."""
+    top = _page_title(s, "reveal.all", view.page, view.pages)
+    cell_w = s.W // 4
+    cell_h = (s.H - top) // 2
+    name_h = 13 if s.tall else 9
+    for index, (ingredient, notation) in enumerate(zip(INGREDIENTS, view.alchemicals)):
+        x = (index % 4) * cell_w
+        y = top + (index // 4) * cell_h
+        s.text(f"ingredient.short.{ingredient}", (x + 1, y, x + cell_w - 1, y + name_h),
+               11 if s.tall else 9, min_size=8)
+        _alchemical(s, notation, (x + 1, y + name_h, x + cell_w - 1, y + cell_h - 1))
 
 
 def _reveal_golem_mono_row(s: Screen, top: int, label: Text, text: Text, colour: str,
@@ -656,6 +676,8 @@ RENDERERS: dict[type, Callable[[Any, Screen], None]] = {
     ConfirmView: render_confirm,
     RevealIngredientView: render_reveal_ingredient,
     RevealGolemView: render_reveal_golem,
+    RevealAnimatorsView: render_reveal_animators,
+    RevealAllView: render_reveal_all,
     CalibrationView: render_calibration,
 }
 

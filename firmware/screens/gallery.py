@@ -39,6 +39,8 @@ from firmware.screens.views import (
     MenuView,
     MessageView,
     PotionView,
+    RevealAllView,
+    RevealAnimatorsView,
     RevealGolemView,
     RevealIngredientView,
     SaleView,
@@ -123,7 +125,9 @@ SAMPLES: dict[str, object] = {
     "confirm_replace_game": ConfirmView(question="confirm.replace_game"),
     "reveal_ingredient": RevealIngredientView("root", "Ppn", page=5, pages=9),
     "reveal_ingredient_small": RevealIngredientView("fern", "nPp", page=1, pages=9),
-    "reveal_golem": RevealGolemView("R", True, "B", False, ("root", "claw")),
+    "reveal_golem": RevealGolemView("R", True, "B", False),
+    "reveal_animators": RevealAnimatorsView(("root", "claw")),
+    "reveal_all": RevealAllView(("Ppn", "nPp", "pnP", "NNN", "PPP", "Npn", "pNn", "nnN")),
     "calibration_lay": CalibrationView("feather", "lay", 8, 8),
     "calibration_ok": CalibrationView("fern", "ok", 1, 8),
     "calibration_fail": CalibrationView("scorpion", "fail", 6, 8),
@@ -149,9 +153,10 @@ def exhaustive_views() -> list[object]:
     views += [ScanPromptView(n, st) for n in (1, 2) for st in SCAN_STATUSES]
     views += [CalibrationView(i, st, 8, 8) for i in INGREDIENTS for st in ("lay", "ok", "fail")]
     views += [RevealIngredientView(i, "NNN") for i in INGREDIENTS]
-    views += [RevealGolemView(c, cl, e, el, (a, b)) for c, e in (("R", "G"), ("B", "R"))
-              for cl in (True, False) for el in (True, False)
-              for a, b in zip(INGREDIENTS, ("root",) * 4 + ("claw",) * 4) if a != b]
+    views += [RevealGolemView(c, cl, e, el) for c, e in (("R", "G"), ("B", "R"))
+              for cl in (True, False) for el in (True, False)]
+    views += [RevealAnimatorsView((a, b)) for a, b in zip(INGREDIENTS, INGREDIENTS[1:] + INGREDIENTS[:1])]
+    views += [RevealAllView(("NNN",) * 8), RevealAllView(("Ppn", "nPp", "pnP", "NNN", "PPP", "Npn", "pNn", "nnN"))]
     views += [LibraryOfferView(INGREDIENTS[k:k + 4], 3) for k in range(5)]
     views += [HistoryView((e,)) for e in HISTORY]
     views += [HistoryView(tuple(HistoryEntry("debunk_sign", ingredient=i, colour=c, sign="-")

@@ -367,7 +367,7 @@ class ConfirmView:
 
 @dataclass(frozen=True)
 class RevealIngredientView:
-    """Reveal page: an ingredient and its alchemical (``"Ppn"`` notation)."""
+    """Reveal page: an ingredient and its alchemical (``"Ppn"`` notation), drawn as the game draws it."""
 
     ingredient: str
     alchemical: str
@@ -382,21 +382,47 @@ class RevealIngredientView:
 
 @dataclass(frozen=True)
 class RevealGolemView:
-    """Reveal page of the golem: chest and ears aspect (colour, size) and the animating pair."""
+    """Reveal page of the golem: what its chest and its ears react to (colour, size)."""
 
     chest_colour: str
     chest_large: bool
     ears_colour: str
     ears_large: bool
-    pair: tuple[str, str]
     page: int = 9
-    pages: int = 9
+    pages: int = 11
 
     def __post_init__(self) -> None:
         _one_of("chest_colour", self.chest_colour, COLOURS)
         _one_of("ears_colour", self.ears_colour, COLOURS)
+
+
+@dataclass(frozen=True)
+class RevealAnimatorsView:
+    """Reveal page of the golem: the two ingredients that animate it, one a line."""
+
+    pair: tuple[str, str]
+    page: int = 10
+    pages: int = 11
+
+    def __post_init__(self) -> None:
         for ingredient in self.pair:
             _one_of("ingredient", ingredient, INGREDIENTS)
+
+
+@dataclass(frozen=True)
+class RevealAllView:
+    """The last reveal page: the eight alchemicals at once, in the ingredients' order."""
+
+    alchemicals: tuple[str, ...]
+    page: int = 9
+    pages: int = 9
+
+    def __post_init__(self) -> None:
+        if len(self.alchemicals) != len(INGREDIENTS):
+            raise ValueError(f"alchemicals must be {len(INGREDIENTS)}, got {len(self.alchemicals)}")
+        for notation in self.alchemicals:
+            if len(notation) != 3 or any(ch not in "PpNn" for ch in notation):
+                raise ValueError(f"alchemical must be like 'Ppn', got {notation!r}")
 
 
 # --- settings ----------------------------------------------------------------------------------
@@ -420,7 +446,8 @@ View = (MenuView | SettingsView | MessageView | IdleView | GameCodeView | CodeEn
         | ScanPromptView | ScanConfirmView | IngredientPickerView | ChoiceView | PotionView
         | SaleView | DebunkSignView | DebunkYesNoView | ExhibitionView | GolemTestView
         | GolemAnimationView | LibraryOfferView | LibraryAnswerView | HistoryView | HoldView
-        | ConfirmView | RevealIngredientView | RevealGolemView | CalibrationView)
+        | ConfirmView | RevealIngredientView | RevealGolemView | RevealAnimatorsView | RevealAllView
+        | CalibrationView)
 
 __all__ = ["POTIONS", "INGREDIENTS", "COLOURS", "SIGNS", "QUALITIES", "SCAN_STATUSES", "View",
            "MenuView", "SettingItem", "SettingsView", "MessageView", "IdleView", "GameCodeView",
@@ -428,4 +455,5 @@ __all__ = ["POTIONS", "INGREDIENTS", "COLOURS", "SIGNS", "QUALITIES", "SCAN_STAT
            "ChoiceView", "PotionView", "SaleView", "DebunkSignView", "DebunkYesNoView",
            "ExhibitionView", "GolemTestView", "GolemAnimationView", "LibraryOfferView",
            "LibraryAnswerView", "HistoryEntry", "HistoryView", "HoldView", "ConfirmView",
-           "RevealIngredientView", "RevealGolemView", "CalibrationView"]
+           "RevealIngredientView", "RevealGolemView", "RevealAnimatorsView", "RevealAllView",
+           "CalibrationView"]

@@ -8,6 +8,8 @@ from engine import Ingredient, Reveal, Size, Solution
 from firmware.screens.views import (
     ConfirmView,
     HoldView,
+    RevealAllView,
+    RevealAnimatorsView,
     RevealGolemView,
     RevealIngredientView,
 )
@@ -97,17 +99,21 @@ class ConfirmStep(Step):
 
 
 def reveal_pages(solution: Solution) -> list[object]:
-    """One page per ingredient, then the golem's page in golem games."""
+    """One page per ingredient; in golem games the golem's reactions and the pair that animates it;
+    last, all eight alchemicals at once."""
     golem, pair = solution.golem, solution.animators
-    pages = 9 if golem is not None else 8
+    pages = len(Ingredient) + (3 if golem is not None and pair is not None else 1)
+    notations = [solution.alchemical_of(ingredient).notation for ingredient in Ingredient]
     views: list[object] = [
-        RevealIngredientView(ingredient.id, solution.alchemical_of(ingredient).notation, index + 1, pages)
-        for index, ingredient in enumerate(Ingredient)
+        RevealIngredientView(ingredient.id, notation, index + 1, pages)
+        for index, (ingredient, notation) in enumerate(zip(Ingredient, notations))
     ]
     if golem is not None and pair is not None:
         chest, ears = golem.chest, golem.ears
         views.append(RevealGolemView(chest.colour.name, chest.size is Size.LARGE, ears.colour.name,
-                                     ears.size is Size.LARGE, (pair[0].id, pair[1].id), 9, 9))
+                                     ears.size is Size.LARGE, len(views) + 1, pages))
+        views.append(RevealAnimatorsView((pair[0].id, pair[1].id), len(views) + 1, pages))
+    views.append(RevealAllView(tuple(notations), pages, pages))
     return views
 
 

@@ -37,6 +37,8 @@ from firmware.screens.views import (
     MenuView,
     MessageView,
     PotionView,
+    RevealAllView,
+    RevealAnimatorsView,
     RevealGolemView,
     RevealIngredientView,
     SaleView,
@@ -391,18 +393,20 @@ def test_reveal_needs_a_three_second_hold_and_a_confirm() -> None:
     game = table.session.game
     assert game is not None
     pages = [view]
-    for _ in range(8):
+    for _ in range(10):
         pages.append(table.press("ok"))
     assert [page.ingredient for page in pages[:8]] == [i.id for i in Ingredient]  # type: ignore[attr-defined]
     for page, ingredient in zip(pages[:8], Ingredient):
         assert page == RevealIngredientView(ingredient.id, game.alchemical_of(ingredient).notation,
-                                            ingredient + 1, 9)
-    assert isinstance(pages[8], RevealGolemView)
-    assert set(pages[8].pair) == {i.id for i in game.golem_animators()}
+                                            ingredient + 1, 11)
+    assert isinstance(pages[8], RevealGolemView) and pages[8].page == 9
+    assert isinstance(pages[9], RevealAnimatorsView)
+    assert set(pages[9].pair) == {i.id for i in game.golem_animators()}
+    assert pages[10] == RevealAllView(tuple(game.alchemical_of(i).notation for i in Ingredient), 11, 11)
     for page in pages:
         table.ui.stack[-1].page = pages.index(page)  # type: ignore[attr-defined]
         table.renders(ALL_LANGUAGES)
-    assert table.press("back").page == 8  # type: ignore[attr-defined]
+    assert table.press("back").page == 10  # type: ignore[attr-defined]
     table.press("down")
     assert isinstance(table.press("ok"), MenuView)
     assert table.session.history()[-1]["ask"] == "reveal"
@@ -421,7 +425,7 @@ def test_reveal_refused_by_back_alone_or_on_the_confirm() -> None:
     assert table.session.history() == []
 
 
-def test_a_base_game_reveal_has_eight_pages() -> None:
+def test_a_base_game_reveal_has_eight_pages_and_all_eight_last() -> None:
     table = Table()
     start(table)
     table.choose("menu.reveal")
@@ -429,7 +433,10 @@ def test_a_base_game_reveal_has_eight_pages() -> None:
     table.button("ok", "release")
     table.button("back", "release")
     view = table.press("ok")
-    assert view.pages == 8  # type: ignore[attr-defined]
+    assert view.pages == 9  # type: ignore[attr-defined]
+    for _ in range(8):
+        view = table.press("ok")
+    assert isinstance(view, RevealAllView) and view.page == 9
 
 
 def test_nothing_secret_is_logged(caplog: pytest.LogCaptureFixture) -> None:
