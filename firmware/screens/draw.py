@@ -114,18 +114,28 @@ class Screen:
         ``act.<word>``, each in its half, so a pair never breaks); returns the row where the content must stop."""
         top = self.H - self.hint_h
         fill = "dim" if self.cv.colour else "fg"
-        half = self.W // 2
-        if back is not None:
-            self.text(Msg("key.back", (("action", Msg(f"act.{back}")),)), (0, top, half - 1, self.H),
-                      12 if self.tall else 9, min_size=9, align="left", fill=fill)
-        if ok is not None:
-            self.text(Msg("key.ok", (("action", Msg(f"act.{ok}")),)), (half + 1, top, self.W, self.H),
-                      12 if self.tall else 9, min_size=9, align="right", fill=fill)
+        left = None if back is None else self.t(Msg("key.back", (("action", Msg(f"act.{back}")),)))
+        right = None if ok is None else self.t(Msg("key.ok", (("action", Msg(f"act.{ok}")),)))
+        # each text keeps its side; the longer may reach past the middle when the other leaves
+        # room, both a little smaller if need be (never below MIN_SIZE)
+        size = 12 if self.tall else 9
+        widths = [0.0, 0.0]
+        for size in range(size, MIN_SIZE - 1, -1):
+            widths = [font(size).getlength(text) if text else 0.0 for text in (left, right)]
+            if sum(widths) + 6 <= self.W:
+                break
+        split = self.W // 2 if sum(widths) + 6 > self.W else int(widths[0]) + 3
+        if left is not None:
+            self.text(left, (0, top, split - 1, self.H), size, min_size=MIN_SIZE, align="left",
+                      fill=fill, raw=True)
+        if right is not None:
+            self.text(right, (split + 1, top, self.W, self.H), size, min_size=MIN_SIZE, align="right",
+                      fill=fill, raw=True)
         return top - 1
 
     def note(self, text: Text, bottom: int, fill: str = "bad") -> int:
         """A note above the hint bar (a refused code: two lines, one on 64 rows); the row above it."""
-        h = 26 if self.tall else 10
+        h = 26 if self.tall else 11  # one line of Cyrillic with its ascenders and descenders
         self.text(text, (0, bottom - h, self.W, bottom), 12 if self.tall else 9, max_lines=2 if self.tall else 1,
                   fill=fill)
         return bottom - h - 1
@@ -141,7 +151,7 @@ class Screen:
         first = max(0, selected - rows + 1)
         scroll = len(items) > rows
         right = self.W - (7 if scroll else 0)
-        size = max_size or (14 if self.tall else 10)
+        size = max_size or 10  # every row of every list, in every language, fits at this size
         for slot, index in enumerate(range(first, min(first + rows, len(items)))):
             label, value = items[index]
             y = top + slot * row_h
@@ -156,7 +166,7 @@ class Screen:
                 draw_fitted(self.cv.draw, used, self.cv.c(ink))
                 box_right = right - 4 - max(int(used.face.getlength(line)) for line in used.lines)
             self.text(label, (2, y, box_right, y + row_h - 1), size, fill=ink, raw=True,
-                      align="left")
+                      align="left", min_size=size)  # a row never shrinks: the words are short
         if scroll:
             x = self.W - 4
             if first > 0:
@@ -224,7 +234,7 @@ def render_idle(view: IdleView, s: Screen) -> None:
         inner.text("menu.title", (38, 12, s.W - 8, 28), 12, bold=True)
         if view.code:
             inner.text(view.code, (38, 28, s.W - 8, 40), 10, raw=True)
-        inner.text("idle.hint", (8, 44, s.W - 8, 56), 9)
+        inner.text("idle.hint", (2, 44, s.W - 2, 57), 9)
     picture = inner.image()
     if s.cv.colour:
         picture = picture.point(lambda value: value * 35 // 100)
@@ -483,6 +493,10 @@ def history_line(entry: HistoryEntry) -> Msg:
     return Msg("history.golem_animate", (("result", Msg(result)),))
 
 
+#: lines one history entry may take ("Опровержение: Корень мандрагоры К+" takes two on 128 px)
+HISTORY_LINES = 3
+
+
 def render_history(view: HistoryView, s: Screen) -> None:
     top = s.title("history.title")
     if not view.entries:
@@ -496,10 +510,10 @@ def render_history(view: HistoryView, s: Screen) -> None:
     for entry in view.entries[view.top:]:
         text = s.t(history_line(entry))
         # one line at the normal size, else two lines (shrinking if need be)
-        try:
-            fitted = fit(text, (2, y, right, y + line_h), size, min_size=size - 1, align="left")
-        except TextDoesNotFit:  # from the top: a text that ends on one smaller line leaves no gap
-            fitted = fit(text, (2, y, right, y + 2 * line_h), size, max_lines=2, align="left", valign="top")
+        # one size for every entry (a smaller one reads as another kind of line and left a gap
+        # under it): a long entry takes the lines it needs, from the top
+        fitted = fit(text, (2, y, right, y + HISTORY_LINES * line_h), size, min_size=size,
+                     max_lines=HISTORY_LINES, align="left", valign="top")
         lines = len(fitted.lines)
         if y + lines * line_h > s.H:
             break
@@ -565,14 +579,14 @@ def render_reveal_golem(view: RevealGolemView, s: Screen) -> None:
         text = Msg("golem.aspect", (("colour", Msg(f"colour.{colour}")),
                                     ("size", Msg("size.large" if large else "size.small"))))
         if s.tall:
-            row = 34
+            row = 46  # a label line and up to two lines of words ("Красный, маленький")
             y0 = top + k * row
             big = 13
             radius = big if large else big * 6 // 10
             icons.aspect(s.cv, (s.W - big - 3, y0 + row // 2), radius, colour, None)
             s.text(label, (2, y0, s.W - 2 * big - 6, y0 + 16), 14, bold=True, align="left")
             s.text(text, (2, y0 + 16, s.W - 2 * big - 6, y0 + row - 1), 14, align="left",
-                   fill=colour)
+                   fill=colour, max_lines=2)
         else:
             top = _reveal_golem_mono_row(s, top, label, text, colour, large)
 
@@ -593,12 +607,12 @@ def render_reveal_all(view: RevealAllView, s: Screen) -> None:
     top = _page_title(s, "reveal.all", view.page, view.pages)
     cell_w = s.W // 4
     cell_h = (s.H - top) // 2
-    name_h = 13 if s.tall else 9
+    name_h = 15 if s.tall else 11
     for index, (ingredient, notation) in enumerate(zip(INGREDIENTS, view.alchemicals)):
         x = (index % 4) * cell_w
         y = top + (index // 4) * cell_h
         s.text(f"ingredient.short.{ingredient}", (x + 1, y, x + cell_w - 1, y + name_h),
-               11 if s.tall else 9, min_size=8)
+               12 if s.tall else 9)
         _alchemical(s, notation, (x + 1, y + name_h, x + cell_w - 1, y + cell_h - 1))
 
 
@@ -618,8 +632,8 @@ def _reveal_golem_mono_row(s: Screen, top: int, label: Text, text: Text, colour:
         label_w = inline[0]
         s.text(label, (2, top, label_w + 2, top + row), 10, bold=True, align="left")
     else:
-        s.text(label, (2, top, s.W - 2, top + 9), 9, bold=True, align="left")
-        top, label_w = top + 9, 0
+        s.text(label, (2, top, s.W - 2, top + 10), 9, bold=True, align="left")
+        top, label_w = top + 10, 0
     radius = (row // 2 - 1) if large else (row // 3 - 1)
     icons.aspect(s.cv, (label_w + row // 2 + 3, top + row // 2), radius, colour, None)
     s.text(text, (label_w + row + 5, top, s.W - 1, top + row), 10, align="left")

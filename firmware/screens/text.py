@@ -10,9 +10,9 @@ from pathlib import Path
 from PIL import ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
-REGULAR = "DejaVuSansCondensed.ttf"
-BOLD = "DejaVuSansCondensed-Bold.ttf"
-MIN_SIZE = 8
+REGULAR = "DejaVuSans.ttf"
+BOLD = "DejaVuSans-Bold.ttf"
+MIN_SIZE = 9
 """Smallest font size (pixels per em) any text may shrink to; below it text is unreadable."""
 
 

@@ -27,14 +27,21 @@ from firmware.ui.steps import MessageStep, ResultStep, ScanStep, Step
 
 log = logging.getLogger(__name__)
 
-FAULT_TEXT_LIMIT = 70
 QUIET_FAULTS = ("display", "console")  # a broken screen cannot show it; the table needs no console
 
 
-def short_fault(part: str, message: str) -> str:
-    """A hardware fault in a few words that fit the screen (the full text goes to the journal)."""
-    text = f"{part}: {message}"
-    return text if len(text) <= FAULT_TEXT_LIMIT else text[: FAULT_TEXT_LIMIT - 1] + "…"
+def short_fault(part: str, message: str, language: str) -> str:
+    """A hardware fault in as many words as fit the screen (the full text goes to the journal).
+
+    >>> short_fault("reader", "card references unusable: " + "far too many words " * 9, "en")[-1]
+    '…'
+    """
+    words = f"{part}: {message}".split(" ")
+    text = " ".join(words)
+    while len(words) > 1 and not fits(MessageView(Raw(text)), language):
+        words = words[:-1]
+        text = " ".join(words) + "…"
+    return text
 
 BUTTONS = ("up", "down", "ok", "back")
 IDLE_SHIFT_SECONDS = 60.0
@@ -160,7 +167,7 @@ class LabUi:
                 self.message("error.storage_full", title="info.title", error=False)
         elif message and part not in QUIET_FAULTS:
             self.wake()
-            self.message(Raw(short_fault(part, message)))
+            self.message(Raw(short_fault(part, message, self.language())))
 
     def on_console(self, event: ScreenEvent, now: float) -> None:
         self.now = now

@@ -30,6 +30,7 @@ def test_build_warns_of_nothing_and_ships_the_data_files(tmp_path: Path) -> None
     for lang in ("en", "ru", "pl", "sk"):
         assert (built / "firmware" / "locale" / lang / "LC_MESSAGES" / "labkit.mo").is_file()
     assert (built / "firmware" / "fonts" / "DejaVuSansCondensed.ttf").is_file()
+    assert (built / "firmware" / "fonts" / "DejaVuSans.ttf").is_file()
     assert (built / "firmware" / "scripts" / "walkthrough.txt").is_file()
     assert (built / "firmware" / "default_config.toml").is_file()
     assert len(list((built / "drivers" / "card_reader" / "faces").glob("*.png"))) == 8

@@ -62,3 +62,20 @@ def test_font_has_the_letters(text: str) -> None:
         # a missing glyph renders as the same .notdef box; compare with a private-use char
         assert face.getmask(char).getbbox() != face.getmask("\ue000").getbbox() or \
             bytes(face.getmask(char)) != bytes(face.getmask("\ue000")), char
+
+
+def test_the_face_is_dejavu_sans_at_its_regular_width_and_never_below_9_px() -> None:
+    from firmware.screens import text
+
+    assert (text.REGULAR, text.BOLD) == ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+    assert MIN_SIZE == 9  # i, j and r lose strokes below it (issue 17: "Naciśnj przycsk")
+    assert font(12).getname() == ("DejaVu Sans", "Book")
+
+
+@pytest.mark.parametrize("size", [MONO, COLOUR], ids=["mono", "colour"])
+def test_a_list_row_is_never_shrunk_to_fit(size: tuple[int, int]) -> None:
+    from firmware.screens import MenuView
+
+    render_view(MenuView("menu.title", (Raw("Short"), Raw("Mushroom"))), size, "en")
+    with pytest.raises(TextDoesNotFit):  # it would fit at 9 px: shorten the words instead
+        render_view(MenuView("menu.title", (Raw("Short"), Raw("Restore the saved games"))), size, "en")
