@@ -6,8 +6,8 @@
     ./dev bench card_reader_designs                                  # the full run (3000 + 1000 a design)
 
 For each design D of ``drivers.card_reader.designs.DESIGN_NAMES`` in turn: whatever the reader can
-tune is tuned on scenes of the *other* designs only, D's faces are enrolled from their straight
-scans, and the figures printed are those of D's scenes, which the tuning never saw. If the card
+tune is tuned on scenes of the *other* designs only, D's faces and back are enrolled from their
+straight scans (``--without-back``: the faces only), and the figures printed are those of D's scenes, which the tuning never saw. If the card
 reader package exports ``fit_settings(examples)`` (``examples``: a list of ``(references, frame,
 scene)`` of the other designs, ``scene`` a ``designs.DesignScene`` with the truth) it is called and
 its result passed as ``CardReader(refs, settings=...)``; without it, the shipped settings are used
@@ -52,6 +52,8 @@ from drivers.card_reader import CardReader, enroll  # noqa: E402
 from drivers.card_reader.designs import (  # noqa: E402
     DESIGN_NAMES,
     EMPTY_KINDS,
+    HARD_KINDS,
+    NORMAL_KINDS,
     READABLE_KINDS,
     DesignScene,
     design_scene,
@@ -112,7 +114,7 @@ def make_reader(refs: Any, others: Sequence[str], args: argparse.Namespace) -> t
     examples = []
     for name in others:
         design = make_design(name, args.design_seed)
-        other_refs = enroll(dict(design.faces))
+        other_refs = enroll(dict(design.faces), None if args.without_back else design.back)
         for i in range(TUNING_SCENES):
             scene = design_scene(design, args.seed + 20_000_000 + i, hard=i % 4 == 3)
             examples.append((other_refs, scene.image, scene))
@@ -137,7 +139,7 @@ def read_set(reader: Any, design_name: str, seeds: range, hard: bool, args: argp
     mine, theirs = SetFigures(), SetFigures()
     mine_on_theirs: list[tuple[float, float]] = []
     for seed in seeds:
-        scene = design_scene(design, seed, hard=hard)
+        scene = design_scene(design, seed, kind=args.kind, hard=hard)
         reading, ms = timed(reader, scene)
         verdict = judge(scene, reading)
         mine.add(scene, verdict.outcome, verdict.reason, ms)
@@ -193,6 +195,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--textbook", type=int, default=200,
                    help="normal scenes also read by the textbook matcher, for the speed ratio (default 200)")
     p.add_argument("--tolerance", type=float, default=0.5)
+    p.add_argument("--kind", choices=NORMAL_KINDS + HARD_KINDS,
+                   help="every scene of both sets of this kind (one failure class at a time)")
+    p.add_argument("--without-back", action="store_true",
+                   help="enrol the faces only, as a kit whose card back was never enrolled reads")
     args = p.parse_args(argv)
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
     unknown = [d for d in designs if d not in DESIGN_NAMES]
@@ -209,11 +215,12 @@ def main(argv: list[str]) -> int:
         others = [d for d in DESIGN_NAMES if d != name]
         design = make_design(name, args.design_seed)
         t = time.perf_counter()
-        refs = enroll(dict(design.faces))
+        refs = enroll(dict(design.faces), None if args.without_back else design.back)
         enrol_ms = (time.perf_counter() - t) * 1000
         reader, how = make_reader(refs, others, args)
         textbook = TextbookMatcher(design.faces)
-        print(f"\n== left out: {name} ==  ({how}; enrolment of 8 faces {enrol_ms:.0f} ms)")
+        what = "8 faces" if args.without_back else "8 faces and the back"
+        print(f"\n== left out: {name} ==  ({how}; enrolment of {what} {enrol_ms:.0f} ms)")
         normal, book, mine_on_book = read_set(reader, name, range(args.seed, args.seed + args.scenes), False, args,
                                               textbook, args.textbook)
         hard, _, _ = read_set(reader, name, range(args.seed + HARD_SEED_OFFSET,

@@ -1,12 +1,13 @@
 """``labkit vision``: enrol card faces and identify cards in images, as JSON lines.
 
-    labkit vision enroll FACES_DIR REFS_FILE        # FACES_DIR holds <name>.png for each face name
+    labkit vision enroll FACES_DIR REFS_FILE [--back IMAGE]   # FACES_DIR holds <name>.png for each face name
     labkit vision identify REFS_FILE IMAGE [IMAGE ...] [--tolerance T]
 
 ``identify`` prints one JSON object per image, one per line:
 ``{"image": "<path as given>", "status": "ok" | "unsure" | "empty", "cards": [{"ingredient": "toad",
 "quad": [[x, y], [x, y], [x, y], [x, y]], "confidence": 0.97}]}``. ``enroll`` prints
-``{"enrolled": [...ids], "references": "<REFS_FILE>"}``. An image that is missing or unreadable
+``{"enrolled": [...ids], "references": "<REFS_FILE>"}``; with ``--back`` (a photo or scan of the
+cards' back) the reader also says when a card lies face down, and ``"back": true`` is added. An image that is missing or unreadable
 gets ``{"image": "<path>", "error": {...}}`` in its place, the others are still read, and the
 command returns 2. Any other error prints ``{"error": {"kind": "...", "message": "..."}}`` on
 stdout and returns 2.
@@ -46,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("enroll", help="build a reference file from FACES_DIR/<ingredient>.png")
     e.add_argument("faces_dir")
     e.add_argument("refs_file")
+    e.add_argument("--back", help="a photo or scan of the cards' back: face-down cards are then seen")
     i = sub.add_parser("identify", help="read the cards in each image; one JSON line per image")
     i.add_argument("refs_file")
     i.add_argument("images", nargs="+")
@@ -58,7 +60,7 @@ def _emit(obj: object) -> None:
     sys.stdout.flush()
 
 
-def _enroll(faces_dir: str, refs_file: str, names: tuple[str, ...]) -> None:
+def _enroll(faces_dir: str, refs_file: str, names: tuple[str, ...], back_file: str | None) -> None:
     if not os.path.isdir(faces_dir):
         raise CliError("missing_faces", f"faces folder {faces_dir!r} does not exist")
     try:
@@ -67,8 +69,9 @@ def _enroll(faces_dir: str, refs_file: str, names: tuple[str, ...]) -> None:
         raise CliError("missing_face", str(exc)) from None
     except ValueError as exc:
         raise CliError("unreadable_image", str(exc)) from None
+    back = None if back_file is None else _read_image(back_file)
     try:
-        refs = enroll(faces)
+        refs = enroll(faces, back)  # type: ignore[arg-type]
     except ValueError as exc:
         raise CliError("bad_face", str(exc)) from None
     try:
@@ -76,6 +79,7 @@ def _enroll(faces_dir: str, refs_file: str, names: tuple[str, ...]) -> None:
     except OSError as exc:
         raise CliError("cannot_write", f"cannot write reference file {refs_file!r}: {exc.strerror or exc}") from None
     _emit({"enrolled": list(refs.ingredients), "references": refs_file,
+           **({"back": True} if refs.back is not None else {}),
            **({"warnings": list(refs.warnings)} if refs.warnings else {})})
 
 
@@ -122,7 +126,7 @@ def main(argv: list[str], face_names: tuple[str, ...] = SHIPPED_FACE_NAMES) -> i
     try:
         args = _parser().parse_args(argv)
         if args.command == "enroll":
-            _enroll(args.faces_dir, args.refs_file, face_names)
+            _enroll(args.faces_dir, args.refs_file, face_names, args.back)
         else:
             _identify(args.refs_file, args.images, args.tolerance)
     except CliError as exc:

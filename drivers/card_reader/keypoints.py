@@ -121,11 +121,11 @@ class KeypointIndex:
 
     def find(self, frame: np.ndarray, mask: np.ndarray | None = None,
              features: int = FRAME_FEATURES) -> list[KeypointCard]:
-        """The enrolled cards placed in a BGR frame, from at most ``features`` of its keypoints;
-        ``mask`` (frame size, uint8) limits the search."""
+        """The enrolled cards placed in a frame (BGR or grey), from at most ``features`` of its
+        keypoints; ``mask`` (frame size, uint8) limits the search."""
         h, w = frame.shape[:2]
         scale = min(1.0, SEARCH_H / h)
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         if scale < 1.0:
             size = (max(1, round(w * scale)), SEARCH_H)
             grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)

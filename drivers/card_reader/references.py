@@ -102,11 +102,13 @@ def locate_face(image: np.ndarray) -> np.ndarray:
 
 @dataclass
 class References:
-    """Enrolled faces: ingredient id -> upright card image (FACE_H x FACE_W x 3, BGR)."""
+    """Enrolled faces: ingredient id -> upright card image (FACE_H x FACE_W x 3, BGR), and the
+    cards' back when it was enrolled (the reader then says a card lies face down)."""
 
     faces: dict[str, np.ndarray]
     #: what enrolment found worth telling (a face turned upright, faces alike); not saved
     warnings: tuple[str, ...] = ()
+    back: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if not self.faces:
@@ -116,19 +118,17 @@ class References:
                 raise ValueError(f"ingredient ids must be non-empty strings, not {ing!r}")
             if img.shape != (FACE_H, FACE_W, 3) or img.dtype != np.uint8:
                 raise ValueError(f"face {ing!r} must be a {FACE_W}x{FACE_H} BGR uint8 image, got {img.shape}")
+        if self.back is not None and (self.back.shape != (FACE_H, FACE_W, 3) or self.back.dtype != np.uint8):
+            raise ValueError(f"the back must be a {FACE_W}x{FACE_H} BGR uint8 image, got {self.back.shape}")
 
     @property
     def ingredients(self) -> tuple[str, ...]:
         return tuple(self.faces)
 
     def to_json(self) -> dict[str, object]:
-        faces = {}
-        for ing, img in self.faces.items():
-            ok, buf = cv2.imencode(".png", img)
-            if not ok:
-                raise ValueError(f"cannot encode face {ing!r}")
-            faces[ing] = base64.b64encode(buf.tobytes()).decode("ascii")
-        return {"schema": SCHEMA, "version": SCHEMA_VERSION, "size": [FACE_W, FACE_H], "faces": faces}
+        faces = {ing: _png_text(img, f"face {ing!r}") for ing, img in self.faces.items()}
+        back = {} if self.back is None else {"back": _png_text(self.back, "the back")}
+        return {"schema": SCHEMA, "version": SCHEMA_VERSION, "size": [FACE_W, FACE_H], "faces": faces, **back}
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the reference file (JSON, atomically replaced)."""
@@ -138,13 +138,33 @@ class References:
         os.replace(tmp, path)
 
     def __repr__(self) -> str:
-        return f"References(<{', '.join(self.faces)}>)"
+        back = ", back" if self.back is not None else ""
+        return f"References(<{', '.join(self.faces)}>{back})"
 
 
-def enroll(faces: Mapping[str, np.ndarray]) -> References:
-    """Build references from one straight photo or scan per ingredient (BGR uint8 images).
+def _png_text(image: np.ndarray, what: str) -> str:
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError(f"cannot encode {what}")
+    return base64.b64encode(buf.tobytes()).decode("ascii")
 
-    Raises ValueError naming the face if an image is not a usable BGR uint8 picture.
+
+def _png_image(text: object) -> np.ndarray | None:
+    try:
+        buf = np.frombuffer(base64.b64decode(text, validate=True), np.uint8)  # type: ignore[arg-type]
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    except (ValueError, TypeError, cv2.error):
+        return None
+    if img is None or img.shape != (FACE_H, FACE_W, 3):
+        return None
+    return np.asarray(img, np.uint8)
+
+
+def enroll(faces: Mapping[str, np.ndarray], back: np.ndarray | None = None) -> References:
+    """Build references from one straight photo or scan per ingredient (BGR uint8 images), and of
+    the cards' back if given (any way up: a back is found by its keypoints, turned or not).
+
+    Raises ValueError naming the face (or the back) if an image is not a usable BGR uint8 picture.
     """
     if not faces:
         raise ValueError("enroll needs at least one face")
@@ -158,9 +178,13 @@ def enroll(faces: Mapping[str, np.ndarray]) -> References:
 
     out, warnings = upright_faces(out)
     warnings += alike_faces(out)
+    enrolled_back = None
+    if back is not None:
+        img = check_frame(back, "the back")
+        enrolled_back = canonical_card(img, locate_face(img), (FACE_W, FACE_H))
     for warning in warnings:
         log.warning("enrolment: %s", warning)
-    return References(out, tuple(warnings))
+    return References(out, tuple(warnings), enrolled_back)
 
 
 def load_references(path: str | os.PathLike[str]) -> References:
@@ -187,15 +211,16 @@ def load_references(path: str | os.PathLike[str]) -> References:
         raise ReferenceFileError(path, "damaged: no enrolled faces")
     faces: dict[str, np.ndarray] = {}
     for ing, blob in faces_data.items():
-        try:
-            buf = np.frombuffer(base64.b64decode(blob, validate=True), np.uint8)
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        except (ValueError, TypeError, cv2.error):
-            img = None
-        if img is None or img.shape != (FACE_H, FACE_W, 3):
+        img = _png_image(blob)
+        if img is None:
             raise ReferenceFileError(path, f"damaged: the face of {ing!r} cannot be decoded")
         faces[str(ing)] = img
-    return References(faces)
+    back = None
+    if "back" in data:
+        back = _png_image(data["back"])
+        if back is None:
+            raise ReferenceFileError(path, "damaged: the cards' back cannot be decoded")
+    return References(faces, back=back)
 
 
 def shipped_faces_dir() -> Path:

@@ -151,3 +151,24 @@ def test_runs_as_a_module(refs_file: Path, shelf_images: list[Path]) -> None:
                            str(shelf_images[0])], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"]["kind"] == "bad_references"
+
+
+def test_enroll_with_the_back(faces_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from drivers.card_reader import load_references
+    from drivers.card_reader.designs import make_design
+
+    back = tmp_path / "back.png"
+    cv2.imwrite(str(back), make_design("tarot").back)
+    out = tmp_path / "cards.json"
+    assert main(["enroll", str(faces_dir), str(out), "--back", str(back)]) == 0
+    assert lines(capsys) == [{"enrolled": list(SHIPPED_FACE_NAMES), "references": str(out), "back": True}]
+    assert load_references(out).back is not None
+
+
+def test_a_missing_back_is_named_and_nothing_is_written(faces_dir: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cards.json"
+    assert main(["enroll", str(faces_dir), str(out), "--back", str(tmp_path / "nope.png")]) == 2
+    error = lines(capsys)[0]["error"]
+    assert error["kind"] == "missing_image" and "nope.png" in error["message"]  # type: ignore[index]
+    assert not out.exists()
