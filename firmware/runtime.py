@@ -335,16 +335,17 @@ class Calibration:
             return None
         return canonical_card(reading.frame, reading.cards[0].quad, (FACE_W, FACE_H))
 
-    def enroll_faces(self, faces: dict[str, object]) -> None:
-        """Build references from the captured faces, save them, and read with them from now on."""
+    def enroll_faces(self, faces: dict[str, object], back: object | None = None) -> None:
+        """Build references from the captured faces (and the back, if captured: the reader then
+        sees face-down cards), save them, and read with them from now on."""
         from drivers.card_reader import CardReader, enroll
 
-        references = enroll(faces)  # type: ignore[arg-type]
+        references = enroll(faces, back)  # type: ignore[arg-type]
         self.path.parent.mkdir(parents=True, exist_ok=True)
         references.save(self.path)
         os.chmod(self.path, 0o600)  # the deck's faces are the owner's, like the rest of the state
         self.worker.use_reader(CardReader(references))  # at the tolerance the worker reads with
-        log.info("enrolled %d card faces", len(faces))
+        log.info("enrolled %d card faces%s", len(faces), " and the back" if back is not None else "")
 
 
 def run_daemon(config: Config, options: RunOptions) -> int:

@@ -22,6 +22,7 @@ from firmware.screens.text import (
 )
 from firmware.screens.views import (
     INGREDIENTS,
+    CalibrationBackView,
     CalibrationView,
     ChoiceView,
     CodeEntryView,
@@ -645,17 +646,32 @@ CALIBRATION_KEYS: dict[str, tuple[str, str]] = {"lay": ("back", "capture"), "ok"
                                                 "fail": ("back", "retry")}
 
 
+#: the back's step may be skipped (a back the outlines cannot find on this shelf): back skips
+CALIBRATION_BACK_KEYS: dict[str, tuple[str, str]] = {"lay": ("skip", "capture"), "ok": ("retake", "next"),
+                                                     "fail": ("skip", "retry")}
+
+
 def render_calibration(view: CalibrationView, s: Screen) -> None:
-    top = s.title(Msg("calib.title", (("index", view.index), ("total", view.total))))
-    bottom = s.keys(*CALIBRATION_KEYS[view.step])
     name = Msg(f"ingredient.{view.ingredient}")
-    if view.step == "lay":
+    _calibration_step(s, view.step, view.index, view.total, CALIBRATION_KEYS[view.step], name,
+                      Msg("calib.lay", (("ingredient", name),)))
+
+
+def render_calibration_back(view: CalibrationBackView, s: Screen) -> None:
+    _calibration_step(s, view.step, view.index, view.total, CALIBRATION_BACK_KEYS[view.step], "calib.back",
+                      "calib.back_lay")
+
+
+def _calibration_step(s: Screen, step: str, index: int, total: int, keys: tuple[str, str], name: Text,
+                      lay: Text) -> None:
+    top = s.title(Msg("calib.title", (("index", index), ("total", total))))
+    bottom = s.keys(*keys)
+    if step == "lay":
         icon_box = (4, top + 4, 30 if not s.tall else 44, bottom - 3)
         icons.cards(s.cv, icon_box, 1, "nothing")
-        s.text(Msg("calib.lay", (("ingredient", name),)), (icon_box[2] + 2, top, s.W - 2, bottom),
-               18 if s.tall else 12, max_lines=3)
+        s.text(lay, (icon_box[2] + 2, top, s.W - 2, bottom), 18 if s.tall else 12, max_lines=3)
     else:
-        ok = view.step == "ok"
+        ok = step == "ok"
         icon_box = (2, top + 2, 40 if not s.tall else 50, bottom - 1)
         _yes_no(s, icon_box, ok)
         s.text(name, (icon_box[2] + 2, top, s.W - 2, (top + bottom) // 2), 16 if s.tall else 11,
@@ -693,6 +709,7 @@ RENDERERS: dict[type, Callable[[Any, Screen], None]] = {
     RevealAnimatorsView: render_reveal_animators,
     RevealAllView: render_reveal_all,
     CalibrationView: render_calibration,
+    CalibrationBackView: render_calibration_back,
 }
 
 

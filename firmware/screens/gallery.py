@@ -19,6 +19,7 @@ from firmware.screens.views import (
     INGREDIENTS,
     POTIONS,
     QUALITIES,
+    CalibrationBackView,
     CalibrationView,
     ChoiceView,
     CodeEntryView,
@@ -128,9 +129,11 @@ SAMPLES: dict[str, object] = {
     "reveal_golem": RevealGolemView("R", True, "B", False),
     "reveal_animators": RevealAnimatorsView(("root", "claw")),
     "reveal_all": RevealAllView(("Ppn", "nPp", "pnP", "NNN", "PPP", "Npn", "pNn", "nnN")),
-    "calibration_lay": CalibrationView("feather", "lay", 8, 8),
-    "calibration_ok": CalibrationView("fern", "ok", 1, 8),
-    "calibration_fail": CalibrationView("scorpion", "fail", 6, 8),
+    "calibration_lay": CalibrationView("feather", "lay", 8, 9),
+    "calibration_ok": CalibrationView("fern", "ok", 1, 9),
+    "calibration_fail": CalibrationView("scorpion", "fail", 6, 9),
+    "calibration_back_lay": CalibrationBackView("lay"),
+    "calibration_back_fail": CalibrationBackView("fail"),
 }
 """Name -> view, one or more per screen."""
 
@@ -151,7 +154,8 @@ def exhaustive_views() -> list[object]:
     views += [ScanConfirmView((a,)) for a in INGREDIENTS]
     views += [ScanConfirmView((a, b), again=True) for a in INGREDIENTS[:2] for b in INGREDIENTS[2:4]]
     views += [ScanPromptView(n, st) for n in (1, 2) for st in SCAN_STATUSES]
-    views += [CalibrationView(i, st, 8, 8) for i in INGREDIENTS for st in ("lay", "ok", "fail")]
+    views += [CalibrationView(i, st, 8, 9) for i in INGREDIENTS for st in ("lay", "ok", "fail")]
+    views += [CalibrationBackView(st) for st in ("lay", "ok", "fail")]
     views += [RevealIngredientView(i, "NNN") for i in INGREDIENTS]
     views += [RevealGolemView(c, cl, e, el) for c, e in (("R", "G"), ("B", "R"))
               for cl in (True, False) for el in (True, False)]

@@ -442,12 +442,25 @@ class CalibrationView:
         _one_of("step", self.step, ("lay", "ok", "fail"))
 
 
+@dataclass(frozen=True)
+class CalibrationBackView:
+    """The last enrolment step, ``index`` of ``total``: one card face down, so the card reader
+    knows the back and can say when a card lies face down; it may be skipped."""
+
+    step: str = "lay"
+    index: int = 9
+    total: int = 9
+
+    def __post_init__(self) -> None:
+        _one_of("step", self.step, ("lay", "ok", "fail"))
+
+
 View = (MenuView | SettingsView | MessageView | IdleView | GameCodeView | CodeEntryView
         | ScanPromptView | ScanConfirmView | IngredientPickerView | ChoiceView | PotionView
         | SaleView | DebunkSignView | DebunkYesNoView | ExhibitionView | GolemTestView
         | GolemAnimationView | LibraryOfferView | LibraryAnswerView | HistoryView | HoldView
         | ConfirmView | RevealIngredientView | RevealGolemView | RevealAnimatorsView | RevealAllView
-        | CalibrationView)
+        | CalibrationView | CalibrationBackView)
 
 __all__ = ["POTIONS", "INGREDIENTS", "COLOURS", "SIGNS", "QUALITIES", "SCAN_STATUSES", "View",
            "MenuView", "SettingItem", "SettingsView", "MessageView", "IdleView", "GameCodeView",
@@ -456,4 +469,4 @@ __all__ = ["POTIONS", "INGREDIENTS", "COLOURS", "SIGNS", "QUALITIES", "SCAN_STAT
            "ExhibitionView", "GolemTestView", "GolemAnimationView", "LibraryOfferView",
            "LibraryAnswerView", "HistoryEntry", "HistoryView", "HoldView", "ConfirmView",
            "RevealIngredientView", "RevealGolemView", "RevealAnimatorsView", "RevealAllView",
-           "CalibrationView"]
+           "CalibrationView", "CalibrationBackView"]

@@ -49,7 +49,8 @@ class UiContext:
     display_size: tuple[int, int] = (128, 64)
     set_tolerance: Callable[[float], None] = field(default=lambda tolerance: None)
     capture_face: Callable[[], object | None] = field(default=lambda: None)
-    enroll_faces: Callable[[dict[str, object]], None] = field(default=lambda faces: None)
+    enroll_faces: Callable[[dict[str, object], object | None], None] = field(default=lambda faces, back: None)
+    """Enrol the captured faces, and the cards' back when it was captured (None: skipped)."""
     console_state: Callable[[], str] = field(default=lambda: "off")
     """The serial console: off, locked or unlocked (for the game in progress)."""
     unlock_console: Callable[[], None] = field(default=lambda: None)

@@ -12,7 +12,7 @@ from engine import Level
 from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
 from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
 from firmware.screens.text import Raw
-from firmware.screens.views import CalibrationView, MessageView, SettingItem, SettingsView
+from firmware.screens.views import CalibrationBackView, CalibrationView, MessageView, SettingItem, SettingsView
 from firmware.ui.game import stored_level
 from firmware.ui.steps import MessageStep, Step
 
@@ -113,9 +113,12 @@ class SettingsStep(Step):
 
 
 class CalibrationStep(Step):
-    """Lay each ingredient's card in turn; ok captures and checks it, back retries or leaves.
+    """Lay each ingredient's card in turn, then one card face down; ok captures and checks it, back
+    goes to the previous card or leaves (on the back's step, back skips it: a back the outlines
+    cannot find on this shelf must not keep the faces from being enrolled).
 
-    At the end the captured faces go to the card reader (``context.enroll_faces``).
+    At the end the captured faces, and the back if captured, go to the card reader
+    (``context.enroll_faces``).
     """
 
     cards = 1
@@ -125,13 +128,27 @@ class CalibrationStep(Step):
         self.index = 0
         self.step = "lay"
         self.faces: dict[str, object] = {}
+        self.back: object | None = None
+
+    @property
+    def total(self) -> int:
+        return len(INGREDIENTS) + 1
+
+    @property
+    def on_back(self) -> bool:
+        """Whether the step is the cards' back (after every face)."""
+        return self.index == len(INGREDIENTS)
 
     def view(self) -> object:
-        return CalibrationView(INGREDIENTS[self.index], self.step, self.index + 1, len(INGREDIENTS))
+        if self.on_back:
+            return CalibrationBackView(self.step, self.index + 1, self.total)
+        return CalibrationView(INGREDIENTS[self.index], self.step, self.index + 1, self.total)
 
     def press(self, button: str) -> None:
         if button == "back":
-            if self.step == "lay":
+            if self.on_back and self.step != "ok":
+                self.finish(None)
+            elif self.step == "lay":
                 if self.index == 0:
                     self.ui.pop()
                 else:
@@ -148,19 +165,25 @@ class CalibrationStep(Step):
         face = self.ui._call("capture_face", self.ui.context.capture_face)
         if face is None:
             self.step = "fail"
+        elif self.on_back:
+            self.back = face
+            self.step = "ok"
         else:
             self.faces[INGREDIENTS[self.index]] = face
             self.step = "ok"
 
     def advance(self) -> None:
         self.step = "lay"
-        if self.index + 1 < len(INGREDIENTS):
-            self.index += 1
+        if self.on_back:
+            self.finish(self.back)
             return
+        self.index += 1
+
+    def finish(self, back: object | None) -> None:
         faces = dict(self.faces)
 
         def enroll() -> bool:
-            self.ui.context.enroll_faces(faces)
+            self.ui.context.enroll_faces(faces, back)
             return True
 
         enrolled = self.ui._call("enroll_faces", enroll) is True

@@ -90,6 +90,26 @@ def test_cards_are_enrolled_from_the_shelf_and_used_after_a_restart(kit: Kit, tm
         again.session.store.close()
 
 
+def test_an_enrolled_back_is_kept_and_read_with(kit: Kit, tmp_path: Path) -> None:
+    from drivers.card_reader.designs import make_design
+
+    faces = {}
+    for ingredient in INGREDIENTS:
+        kit.shelf.lay([ingredient])
+        faces[ingredient] = kit.context.capture_face()
+    back = make_design("tarot").back
+    kit.context.enroll_faces(faces, back)
+    kit.shelf.lay(["fern", "toad"])
+    assert kit.camera_worker.read_now().ingredients == ("fern", "toad")  # read with the new reader
+    assert kit.camera_worker.reader.references.back is not None
+    kit.stop()
+    again = make_kit(tmp_path / "state")
+    try:
+        assert again.camera_worker.reader.references.back is not None
+    finally:
+        again.session.store.close()
+
+
 def test_a_damaged_reference_file_falls_back_to_the_placeholders_and_says_so(tmp_path: Path, expected_errors) -> None:
     expected_errors.expect("card references unusable")
     bad = tmp_path / "cards.json"

@@ -20,9 +20,14 @@ class Daemon:
     tolerances: list[float] = field(default_factory=list)
     faces: list[object | None] = field(default_factory=list)
     enrolled: list[dict[str, object]] = field(default_factory=list)
+    backs: list[object | None] = field(default_factory=list)
 
     def capture_face(self) -> object | None:
         return self.faces.pop(0) if self.faces else "face"
+
+    def enroll_faces(self, faces: dict[str, object], back: object | None) -> None:
+        self.enrolled.append(faces)
+        self.backs.append(back)
 
 
 class Table:
@@ -39,7 +44,7 @@ class Table:
             self.session, GameOptions(), idle_dim_seconds=idle, display_size=size,
             set_tolerance=self.daemon.tolerances.append,
             capture_face=self.daemon.capture_face,
-            enroll_faces=self.daemon.enrolled.append,
+            enroll_faces=self.daemon.enroll_faces,
         )
         self.ui = LabUi(self.context)
         self.ui.on_tick(self.now)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from firmware.screens.text import Raw
-from firmware.screens.views import CalibrationView, MenuView, MessageView, SettingsView
+from firmware.screens.views import CalibrationBackView, CalibrationView, MenuView, MessageView, SettingsView
 from firmware.session import GameSession
 from firmware.store import MemoryStore, StorageError
 from firmware.ui.base import UiContext
@@ -105,26 +105,61 @@ def test_card_enrolment_checks_each_card_and_enrols_them() -> None:
     table.daemon.faces = ["f0", None, "f1"] + [f"f{k}" for k in range(2, 8)]
     table.choose("menu.settings")
     view = table.choose("settings.calibrate")
-    assert view == CalibrationView("fern", "lay", 1, 8)
+    assert view == CalibrationView("fern", "lay", 1, 9)
     assert table.ui.cards_wanted() == 1
     table.renders(ALL_LANGUAGES)
-    assert table.press("ok") == CalibrationView("fern", "ok", 1, 8)
+    assert table.press("ok") == CalibrationView("fern", "ok", 1, 9)
     table.renders(ALL_LANGUAGES)
-    assert table.press("ok") == CalibrationView("claw", "lay", 2, 8)
-    assert table.press("ok") == CalibrationView("claw", "fail", 2, 8)
+    assert table.press("ok") == CalibrationView("claw", "lay", 2, 9)
+    assert table.press("ok") == CalibrationView("claw", "fail", 2, 9)
     table.renders(ALL_LANGUAGES)
-    assert table.press("back") == CalibrationView("claw", "lay", 2, 8)
-    assert table.press("ok") == CalibrationView("claw", "ok", 2, 8)
+    assert table.press("back") == CalibrationView("claw", "lay", 2, 9)
+    assert table.press("ok") == CalibrationView("claw", "ok", 2, 9)
     table.press("ok")
     for _ in range(3, 8):
         table.press("ok", "ok")
-    assert table.view == CalibrationView("feather", "lay", 8, 8)
+    assert table.view == CalibrationView("feather", "lay", 8, 9)
+    table.daemon.faces = ["f7", "the back"]
     table.press("ok")
+    assert table.press("ok") == CalibrationBackView("lay", 9, 9)
+    assert table.ui.cards_wanted() == 1
+    table.renders(ALL_LANGUAGES)
+    assert table.press("ok") == CalibrationBackView("ok", 9, 9)
+    table.renders(ALL_LANGUAGES)
     view = table.press("ok")
     assert isinstance(view, MessageView) and view.text == "calib.ok"
     assert table.daemon.enrolled == [{name: f"f{k}" for k, name in enumerate(
         ("fern", "claw", "mushroom", "flower", "root", "scorpion", "toad", "feather"))}]
+    assert table.daemon.backs == ["the back"]
     assert isinstance(table.press("ok"), SettingsView)
+
+
+def test_the_back_may_be_skipped_when_it_is_not_found() -> None:
+    table = Table()
+    table.daemon.faces = [f"f{k}" for k in range(8)] + [None]
+    table.choose("menu.settings")
+    table.choose("settings.calibrate")
+    for _ in range(8):
+        table.press("ok", "ok")
+    assert table.view == CalibrationBackView("lay", 9, 9)
+    assert table.press("ok") == CalibrationBackView("fail", 9, 9)
+    table.renders(ALL_LANGUAGES)
+    view = table.press("back")
+    assert isinstance(view, MessageView) and view.text == "calib.ok"
+    assert len(table.daemon.enrolled) == 1 and table.daemon.backs == [None]
+
+
+def test_a_back_captured_can_be_retaken() -> None:
+    table = Table()
+    table.daemon.faces = [f"f{k}" for k in range(8)] + ["blurred back", "sharp back"]
+    table.choose("menu.settings")
+    table.choose("settings.calibrate")
+    for _ in range(8):
+        table.press("ok", "ok")
+    assert table.press("ok") == CalibrationBackView("ok", 9, 9)
+    assert table.press("back") == CalibrationBackView("lay", 9, 9)
+    table.press("ok", "ok")
+    assert table.daemon.backs == ["sharp back"]
 
 
 def test_card_enrolment_back_goes_to_the_previous_card_then_leaves() -> None:
@@ -132,7 +167,7 @@ def test_card_enrolment_back_goes_to_the_previous_card_then_leaves() -> None:
     table.choose("menu.settings")
     table.choose("settings.calibrate")
     table.press("ok", "ok")
-    assert table.press("back") == CalibrationView("fern", "lay", 1, 8)
+    assert table.press("back") == CalibrationView("fern", "lay", 1, 9)
     assert isinstance(table.press("back"), SettingsView)
     assert table.daemon.enrolled == []
 
@@ -146,7 +181,7 @@ def test_a_failing_enrolment_is_said() -> None:
     table.context.enroll_faces = refuse
     table.choose("menu.settings")
     table.choose("settings.calibrate")
-    for _ in range(16):
+    for _ in range(18):
         table.press("ok")
     view = table.view
     assert isinstance(view, MessageView) and view.text == "calib.fail"
