@@ -261,10 +261,11 @@ class CameraWorker:
         self.latest = shelf
         for reply in asked:
             reply(Reading(shelf, frame, tuple(reading.cards)))
-        self.post_shelf(Shelf("live", status=reading.status))
+        self.post_shelf(Shelf("live", status="face_down" if reading.face_down else reading.status))
         event = self._watcher.update(reading)
         if event is not None:
-            self.post_shelf(Shelf(event.kind, tuple(getattr(event, "ingredients", ()) or ())))
+            self.post_shelf(Shelf(event.kind, tuple(getattr(event, "ingredients", ()) or ()),
+                                  "face_down" if event.face_down else ""))
         return True
 
     def _within_timeout(self, call: Callable[[], Any], what: str) -> Any:

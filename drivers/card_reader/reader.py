@@ -42,7 +42,8 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class CardSighting:
-    """One card found in a frame: its ingredient (None if unreadable), corners (frame px), confidence.
+    """One card found in a frame: its ingredient (None if unreadable), corners (frame px), confidence,
+    and whether it lies face down (its back was seen: the player may turn it over).
 
     ``quad`` runs clockwise from the card's own top-left corner (as the card reads upright).
     """
@@ -50,6 +51,7 @@ class CardSighting:
     ingredient: str | None
     quad: tuple[Point, Point, Point, Point]
     confidence: float
+    face_down: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,11 +68,17 @@ class FrameReading:
             return ()
         return tuple(sorted(c.ingredient for c in self.cards if c.ingredient is not None))
 
+    @property
+    def face_down(self) -> bool:
+        """Whether a card in view lies face down (the frame is then unsure)."""
+        return any(c.face_down for c in self.cards)
+
     def to_json(self) -> dict[str, object]:
         return {"status": self.status,
                 "cards": [{"ingredient": c.ingredient,
                            "quad": [[round(x, 1), round(y, 1)] for x, y in c.quad],
-                           "confidence": round(c.confidence, 3)} for c in self.cards]}
+                           "confidence": round(c.confidence, 3),
+                           **({"face_down": True} if c.face_down else {})} for c in self.cards]}
 
 
 #: thumbnail detail (relative to brightness) below which a bright quad is glare, not a card
@@ -270,9 +278,9 @@ class _WorkImage:
         return self._thumbnails[key]
 
 
-def _sighting(ingredient: str | None, quad: np.ndarray, confidence: float) -> CardSighting:
+def _sighting(ingredient: str | None, quad: np.ndarray, confidence: float, face_down: bool = False) -> CardSighting:
     corners = tuple((float(x), float(y)) for x, y in quad)
-    return CardSighting(ingredient, corners, confidence)  # type: ignore[arg-type]
+    return CardSighting(ingredient, corners, confidence, face_down)  # type: ignore[arg-type]
 
 
 def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
@@ -400,7 +408,7 @@ class CardReader:
         if not backs:
             return reading
         log.debug("card reader: unsure: %d card(s) face down beside the cards named", len(backs))
-        return FrameReading("unsure", reading.cards + [_sighting(None, q, 0.0) for q in backs])
+        return FrameReading("unsure", reading.cards + [_sighting(None, q, 0.0, face_down=True) for q in backs])
 
     def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the card-like outlines no named card accounts for

@@ -11,10 +11,12 @@ EVENT_KINDS = ("stable", "cleared", "unsure")
 
 @dataclass(frozen=True)
 class ShelfEvent:
-    """A change worth telling the player: "stable" (with the ingredients), "cleared" or "unsure"."""
+    """A change worth telling the player: "stable" (with the ingredients), "cleared" or "unsure"
+    (``face_down`` when a card lies face down: the player can turn it over)."""
 
     kind: str
     ingredients: tuple[str, ...] = ()
+    face_down: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in EVENT_KINDS:
@@ -26,7 +28,8 @@ class ShelfWatcher:
 
     - ``stable``: the same cards (as a sorted multiset) read "ok" for ``required_frames`` frames in a row;
     - ``cleared``: the shelf read "empty" for ``required_frames`` frames after something was on it;
-    - ``unsure``: "unsure" for ``required_frames`` frames in a row (the screen says "adjust the cards").
+    - ``unsure``: "unsure" for ``required_frames`` frames in a row (the screen says "adjust the cards"),
+      face down or not (told apart: turning a card over is another thing to ask of the player).
 
     A single odd frame (a hand passing over) never fires an event; the same state is not re-announced
     until something else has held for ``required_frames`` frames.
@@ -49,7 +52,8 @@ class ShelfWatcher:
         """Feed one reading; returns the event it completes, if any."""
         if not isinstance(reading, FrameReading):
             raise TypeError(f"update() takes a FrameReading, not {type(reading).__name__}")
-        key = (reading.status, reading.ingredients if reading.status == "ok" else ())
+        status = "face_down" if reading.status == "unsure" and reading.face_down else reading.status
+        key = (status, reading.ingredients if status == "ok" else ())
         if key == self._key:
             self._count += 1
         else:
@@ -61,10 +65,10 @@ class ShelfWatcher:
             self._announced = key
             self._had_cards = True
             return ShelfEvent("stable", ings)
-        if status == "unsure":
+        if status in ("unsure", "face_down"):
             self._announced = key
             self._had_cards = True
-            return ShelfEvent("unsure")
+            return ShelfEvent("unsure", face_down=status == "face_down")
         # empty
         self._announced = key
         if self._had_cards:

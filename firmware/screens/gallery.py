@@ -96,6 +96,8 @@ SAMPLES: dict[str, object] = {
     "scan_reading_one": ScanPromptView(1, "reading"),
     "scan_confirm": ScanConfirmView(("root", "feather")),
     "scan_more": ScanPromptView(2, "more"),
+    "scan_same": ScanPromptView(2, "same"),
+    "scan_turn": ScanPromptView(2, "turn"),
     "scan_again": ScanConfirmView(("root", "feather"), again=True),
     "picker": IngredientPickerView(selected=4, chosen=("fern",), title="pick.second"),
     "choice_potion": ChoiceView("potion", selected=2),

@@ -26,7 +26,7 @@ INGREDIENTS = INGREDIENT_IDS
 COLOURS = COLOUR_NAMES
 SIGNS = ("+", "-")
 QUALITIES = tuple(quality.value for quality in Quality)
-SCAN_STATUSES = ("nothing", "adjust", "reading", "more")
+SCAN_STATUSES = ("nothing", "adjust", "reading", "more", "same", "turn")
 
 
 def _one_of(name: str, value: object, allowed: tuple[object, ...]) -> None:

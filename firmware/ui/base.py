@@ -27,8 +27,9 @@ class Shelf:
     """What the card reader says about the shelf.
 
     ``kind``: ``stable`` (the same cards read with confidence for several frames: ``ingredients``),
-    ``cleared`` (the shelf became empty), ``unsure`` (cards that cannot be read: adjust them), or
-    ``live`` (the latest single frame, for a status line: ``status`` ok/unsure/empty).
+    ``cleared`` (the shelf became empty), ``unsure`` (cards that cannot be read: adjust them;
+    ``status`` ``face_down`` when a card lies face down), or ``live`` (the latest single frame,
+    for a status line: ``status`` ok/unsure/empty/face_down).
     """
 
     kind: str

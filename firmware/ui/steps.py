@@ -164,7 +164,8 @@ class ScanStep(Step):
     """Lay the cards, then check the recognised ingredients (small, private) and confirm.
 
     On the prompt, ok switches to the manual choice and back goes back; on the check, ok confirms
-    and back rescans. Fewer cards than wanted, held still, ask for the missing one. The cards of
+    and back rescans. Fewer cards than wanted, held still, ask for the missing one; two copies of
+    one ingredient ask for two different cards; a card face down asks to turn it over. The cards of
     the previous action, never taken off the shelf, are shown as such before they count again.
     A camera fault replaces the step by the manual choice.
     """
@@ -207,7 +208,9 @@ class ScanStep(Step):
     def shelf(self, shelf: Shelf) -> None:
         if shelf.kind == "stable":
             known = tuple(name for name in shelf.ingredients if name in INGREDIENTS)
-            if len(known) == self.count and len(known) == len(shelf.ingredients):
+            if len(known) == self.count == len(shelf.ingredients) and len(set(known)) < len(known):
+                self.status = "same"       # two copies of one card: a mix takes two different ones
+            elif len(known) == self.count and len(known) == len(shelf.ingredients):
                 self.read, self.status = known, "reading"
                 self.again = tuple(sorted(known)) == self.ui.used_cards
             elif self.read is None:
@@ -217,12 +220,12 @@ class ScanStep(Step):
                     self.status = "adjust" if shelf.ingredients else "nothing"
         elif self.read is not None:
             return
-        elif shelf.kind == "live" and shelf.status == "ok" and self.status == "more":
-            return  # the cards read so far are fewer than wanted: the stable reading says when
+        elif shelf.kind == "live" and shelf.status == "ok" and self.status in ("more", "same"):
+            return  # the cards read so far are not the ones wanted: the stable reading says when
         elif shelf.kind == "unsure":
-            self.status = "adjust"
+            self.status = "turn" if shelf.status == "face_down" else "adjust"
         elif shelf.kind == "cleared":
             self.status = "nothing"
         elif shelf.kind == "live":
-            self.status = {"ok": "reading", "unsure": "adjust", "empty": "nothing"}.get(
+            self.status = {"ok": "reading", "unsure": "adjust", "face_down": "turn", "empty": "nothing"}.get(
                 shelf.status, self.status)

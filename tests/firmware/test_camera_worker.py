@@ -147,3 +147,22 @@ def test_a_new_scan_announces_cards_that_never_left(reader: CardReader) -> None:
         assert events.next_shelf("stable").ingredients == ("feather", "fern")
     finally:
         worker.stop()
+
+
+def test_a_card_face_down_is_told_apart_from_cards_to_adjust() -> None:
+    from drivers.card_reader import enroll
+    from drivers.card_reader.designs import design_scene, make_design
+
+    design = make_design("tarot")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    frame = next(scene.image for scene in (design_scene(design, seed, kind="face_down")
+                                           for seed in range(7_300_000, 7_300_040))
+                 if reader.identify(scene.image).face_down)
+    camera, events = FlakyCamera(), Events()
+    camera.show(frame)
+    worker = start_worker(camera, reader, events, 2)
+    try:
+        assert events.next_shelf("live").status == "face_down"
+        assert events.next_shelf("unsure").status == "face_down"
+    finally:
+        worker.stop()

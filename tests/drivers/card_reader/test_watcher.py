@@ -84,3 +84,12 @@ def test_update_takes_readings_only() -> None:
 def test_unknown_event_kind_is_refused() -> None:
     with pytest.raises(ValueError):
         ShelfEvent("maybe")
+
+
+def test_a_card_face_down_is_announced_as_such() -> None:
+    face_down = FrameReading("unsure", [CardSighting("fern", QUAD, 0.9), CardSighting(None, QUAD, 0.0, face_down=True)])
+    w = ShelfWatcher(required_frames=2)
+    assert feed(w, [face_down] * 3) == [ShelfEvent("unsure", face_down=True)]
+    assert feed(w, [UNSURE] * 3) == [ShelfEvent("unsure")]     # turned over, still to adjust: said again
+    assert face_down.to_json()["cards"][1]["face_down"] is True  # type: ignore[index]
+    assert "face_down" not in UNSURE.to_json()["cards"][0]     # type: ignore[index]

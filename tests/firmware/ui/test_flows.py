@@ -117,6 +117,10 @@ def test_experiment_with_the_shelf_confirm_and_rescan() -> None:
     assert table.shelf("stable", "fern") == ScanPromptView(2, "more")  # one card held still
     assert table.shelf("live", status="ok") == ScanPromptView(2, "more")  # not "Reading…" for ever
     assert table.shelf("stable", "fern", "sage") == ScanPromptView(2, "adjust")  # an unnamed card
+    assert table.shelf("unsure", status="face_down") == ScanPromptView(2, "turn")
+    assert table.shelf("live", status="face_down") == ScanPromptView(2, "turn")
+    assert table.shelf("stable", "fern", "fern") == ScanPromptView(2, "same")  # two copies: not a mix
+    assert table.shelf("live", status="ok") == ScanPromptView(2, "same")
     assert table.shelf("stable", "fern", "toad") == ScanConfirmView(("fern", "toad"))
     table.renders(ALL_LANGUAGES)
     assert table.press("back") == ScanPromptView(2, "nothing")  # rescan
@@ -132,15 +136,22 @@ def test_experiment_with_the_shelf_confirm_and_rescan() -> None:
                                            "ask": "mix", "potion": expected}
 
 
-def test_two_cards_of_one_kind_are_refused_and_the_scan_goes_on() -> None:
+def test_two_cards_of_one_kind_ask_for_two_different_ones_and_the_scan_goes_on() -> None:
     table = Table()
     start(table)
     table.choose("menu.experiment")
-    table.shelf("stable", "toad", "toad")
-    view = table.press("ok")
-    assert view == MessageView("error.same_kind")
-    assert table.press("ok") == ScanPromptView(2, "nothing")
+    assert table.shelf("stable", "toad", "toad") == ScanPromptView(2, "same")
+    assert table.shelf("stable", "toad", "fern") == ScanConfirmView(("toad", "fern"))
     assert table.session.history() == []
+
+
+def test_a_one_card_question_with_two_copies_on_the_shelf_asks_to_adjust() -> None:
+    table = Table()
+    start(table, golem=True)
+    table.choose("menu.golem")
+    table.choose("menu.golem_test")
+    assert table.ui.cards_wanted() == 1
+    assert table.shelf("stable", "toad", "toad") == ScanPromptView(1, "adjust")
 
 
 def test_manual_choice_of_the_experiment_by_the_buttons() -> None:
