@@ -23,7 +23,7 @@ from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
-from .backs import BackFinder
+from .keypoint_count import KeypointCount
 from .count import unaccounted
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
@@ -335,7 +335,7 @@ class CardReader:
         self._keypoints = KeypointIndex(references.faces)
         self._fine = FineMatcher(references.faces)
         self._detector = Detector()
-        self._backs = None if references.back is None else BackFinder(references.faces, references.back)
+        self._keypoint_count = KeypointCount(references.faces, references.back)
         self.tolerance = tolerance
         if not isinstance(verify, VerifySettings):
             raise TypeError(f"verify must be VerifySettings, not {type(verify).__name__}")
@@ -397,18 +397,19 @@ class CardReader:
             reading = self._verified(frame, reading)
         if reading.status == "ok":
             reading = self._counted(frame, small, scale, reading)
-        if reading.status == "ok" and self._backs is not None:
-            reading = self._face_down(frame, reading)
+        if reading.status == "ok":
+            reading = self._counted_by_keypoints(frame, reading)
         return reading
 
-    def _face_down(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
-        """``reading`` ("ok"), or unsure with the card backs in view beside the cards named."""
-        backs = self._backs.find(frame, [np.asarray(c.quad, np.float32) for c in reading.cards]) \
-            if self._backs is not None else []
-        if not backs:
+    def _counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
+        """``reading`` ("ok"), or unsure with the cards the keypoints place beside the cards named
+        (``keypoint_count``: a card face down, a card as dark as its shelf)."""
+        placed = self._keypoint_count.find(frame, [np.asarray(c.quad, np.float32) for c in reading.cards])
+        if not placed:
             return reading
-        log.debug("card reader: unsure: %d card(s) face down beside the cards named", len(backs))
-        return FrameReading("unsure", reading.cards + [_sighting(None, q, 0.0, face_down=True) for q in backs])
+        log.debug("card reader: unsure: %d card(s) placed by keypoints beside the cards named", len(placed))
+        return FrameReading("unsure", reading.cards + [_sighting(None, card.quad, 0.0, card.face_down)
+                                                       for card in placed])
 
     def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the card-like outlines no named card accounts for
