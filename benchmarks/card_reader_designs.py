@@ -7,11 +7,11 @@
 
 For each design D of ``drivers.card_reader.designs.DESIGN_NAMES`` in turn: whatever the reader can
 tune is tuned on scenes of the *other* designs only, D's faces and back are enrolled from their
-straight scans (``--without-back``: the faces only), and the figures printed are those of D's scenes, which the tuning never saw. If the card
-reader package exports ``fit_settings(examples)`` (``examples``: a list of ``(references, frame,
-scene)`` of the other designs, ``scene`` a ``designs.DesignScene`` with the truth) it is called and
-its result passed as ``CardReader(refs, settings=...)``; without it, the shipped settings are used
-and the report says so.
+straight scans (``--without-back``: the faces only), and the figures printed are those of D's
+scenes, which the tuning never saw. If the card reader package exports ``fit_settings(examples)``
+(``examples``: a list of ``(references, frame, scene)`` of the other designs, ``scene`` a
+``designs.DesignScene`` with the truth) it is called and its result passed as
+``CardReader(refs, settings=...)``; without it, the shipped settings are used and the report says so.
 
 Two sets per design, each scene's kind, background and conditions drawn from its seed:
 * normal (``--scenes``, seeds S, S+1, ...): issue 3's conditions (35-60 % of the frame height,

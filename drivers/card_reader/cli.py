@@ -7,10 +7,10 @@
 ``{"image": "<path as given>", "status": "ok" | "unsure" | "empty", "cards": [{"ingredient": "toad",
 "quad": [[x, y], [x, y], [x, y], [x, y]], "confidence": 0.97}]}``. ``enroll`` prints
 ``{"enrolled": [...ids], "references": "<REFS_FILE>"}``; with ``--back`` (a photo or scan of the
-cards' back) the reader also says when a card lies face down, and ``"back": true`` is added. An image that is missing or unreadable
-gets ``{"image": "<path>", "error": {...}}`` in its place, the others are still read, and the
-command returns 2. Any other error prints ``{"error": {"kind": "...", "message": "..."}}`` on
-stdout and returns 2.
+cards' back) the reader also says when a card lies face down, and ``"back": true`` is added. An
+image that is missing or unreadable gets ``{"image": "<path>", "error": {...}}`` in its place,
+the others are still read, and the command returns 2. Any other error prints
+``{"error": {"kind": "...", "message": "..."}}`` on stdout and returns 2.
 """
 
 from __future__ import annotations
