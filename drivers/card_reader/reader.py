@@ -21,7 +21,7 @@ import numpy as np
 
 from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
-from .keypoints import KeypointIndex, quad_area, skewed
+from .keypoints import KeypointIndex, quad_area, shared_area, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
 from .keypoint_count import KeypointCount
 from .count import unaccounted
@@ -399,6 +399,8 @@ class CardReader:
             reading = self._counted(frame, small, scale, reading)
         if reading.status == "ok":
             reading = self._counted_by_keypoints(frame, reading)
+        elif self.references.back is not None:
+            reading = self._backs_told(frame, reading)
         return reading
 
     def _counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
@@ -410,6 +412,18 @@ class CardReader:
         log.debug("card reader: unsure: %d card(s) placed by keypoints beside the cards named", len(placed))
         return FrameReading("unsure", reading.cards + [_sighting(None, card.quad, 0.0, card.face_down)
                                                        for card in placed])
+
+    def _backs_told(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
+        """``reading`` ("unsure" or "empty"), with the backs the keypoints place marked face down:
+        a card lying face down alone reads empty or as an unreadable outline, and the player is
+        better told to turn it over than to adjust it. Unnamed outlines over a back become it."""
+        named = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is not None]
+        backs = [card.quad for card in self._keypoint_count.find(frame, named) if card.face_down]
+        if not backs:
+            return reading
+        kept = [c for c in reading.cards if c.ingredient is not None or not any(
+            shared_area(np.asarray(c.quad, np.float32), q) > 0.5 * quad_area(q) for q in backs)]
+        return FrameReading("unsure", kept + [_sighting(None, q, 0.0, face_down=True) for q in backs])
 
     def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the card-like outlines no named card accounts for

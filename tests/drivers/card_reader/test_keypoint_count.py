@@ -130,3 +130,21 @@ def test_a_bad_back_is_refused_by_name(designs: dict[str, CardDesign]) -> None:
         enroll(faces, np.zeros((10, 10), np.uint8))
     with pytest.raises(ValueError, match="the back"):
         References(enroll(faces).faces, back=np.zeros((5, 5, 3), np.uint8))
+
+
+def test_a_card_face_down_alone_is_told_once_the_back_is_enrolled(designs: dict[str, CardDesign]) -> None:
+    design = designs["tarot"]
+    alone = []
+    seed = FIRST_SEED
+    while len(alone) < 3:
+        scene = design_scene(design, seed, kind="face_down")
+        if len(scene.cards) == 1:
+            alone.append(scene)
+        seed += 1
+    with_back = CardReader(enroll(dict(design.faces), design.back))
+    faces_only = CardReader(enroll(dict(design.faces)))
+    told = [with_back.identify(scene.image).face_down for scene in alone]
+    assert sum(told) >= 2, told
+    assert not any(faces_only.identify(scene.image).face_down for scene in alone)
+    for seed in range(FIRST_SEED, FIRST_SEED + 4):
+        assert with_back.identify(design_scene(design, seed, kind="empty").image).status != "ok"
