@@ -244,14 +244,23 @@ def render_idle(view: IdleView, s: Screen) -> None:
     s.cv.image.paste(shifted)
 
 
+def _cells(box: Box, slots: int, gap: int, count: int | None = None) -> list[Box]:
+    """``count`` (default ``slots``) equal cells, centred in ``box``, each as wide as one of
+    ``slots`` cells filling it."""
+    x0, y0, x1, y1 = box
+    count = slots if count is None else count
+    cell = (x1 - x0 - gap * (slots - 1)) // slots
+    left = x0 + (x1 - x0 - (cell * count + gap * (count - 1))) // 2
+    return [(left + k * (cell + gap), y0, left + k * (cell + gap) + cell, y1) for k in range(count)]
+
+
 def _letters(s: Screen, letters: list[str], box: Box, slots: int,
              current: int | None = None) -> None:
     """Big letters in ``slots`` equal cells; ``current`` cell inverted (the wheel)."""
-    x0, y0, x1, y1 = box
-    gap = 4 if s.tall else 3
-    cell = (x1 - x0 - gap * (slots - 1)) // slots
-    left = x0 + (x1 - x0 - (cell * slots + gap * (slots - 1))) // 2
-    cells = [(left + k * (cell + gap), y0, left + k * (cell + gap) + cell, y1) for k in range(slots)]
+    _draw_letters(s, letters, _cells(box, slots, 4 if s.tall else 3), current)
+
+
+def _draw_letters(s: Screen, letters: list[str], cells: list[Box], current: int | None = None) -> None:
     size = min((fit(letter, cells[0], 48 if s.tall else 32, bold=True).size
                 for letter in letters if letter.strip()), default=24)
     for k, letter in enumerate(letters):
@@ -271,7 +280,17 @@ def _letters(s: Screen, letters: list[str], box: Box, slots: int,
 def render_game_code(view: GameCodeView, s: Screen) -> None:
     top = s.title(view.title)
     bottom = s.keys(None, "continue")
-    _letters(s, list(view.code), (2, top + 2, s.W - 2, bottom - 1), len(view.code))
+    box = (2, top + 2, s.W - 2, bottom - 1)
+    if not s.tall:
+        _letters(s, list(view.code), box, len(view.code))
+        return
+    # a square panel: one row of 4-5 letters is limited by the width to a third of the height;
+    # two rows (3 over 2 for a golem code) let each letter use half of it
+    first = (len(view.code) + 1) // 2
+    middle = (box[1] + box[3]) // 2
+    cells = _cells((box[0], box[1], box[2], middle), first, 6)
+    cells += _cells((box[0], middle, box[2], box[3]), first, 6, len(view.code) - first)
+    _draw_letters(s, list(view.code), cells)
 
 
 def render_code_entry(view: CodeEntryView, s: Screen) -> None:

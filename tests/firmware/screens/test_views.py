@@ -201,3 +201,15 @@ def test_public_results_are_never_dim_on_the_colour_screen(view: object) -> None
     image = np.array(render_view(view, COLOUR).convert("RGB"))
     text_rows = image[90:]  # below the golem: the words
     assert (text_rows == 255).all(axis=2).any()
+
+
+@pytest.mark.parametrize("code", ["DEMO", "BKQWM"])
+def test_the_game_code_fills_the_square_panel(code: str) -> None:
+    """On 128x128 a row of 4-5 letters is held to a sixth of the height by the width: the code is
+    written in two rows, so it can be read across the table."""
+    image = np.asarray(render_view(GameCodeView(code), COLOUR, "en").convert("L")) > 200
+    body = image[COLOUR[1] // 8:COLOUR[1] * 7 // 8]         # between the title bar and the key hints
+    rows = np.flatnonzero(body.any(axis=1))
+    lines = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
+    assert len(lines) == 2
+    assert sum(len(line) for line in lines) >= 0.35 * COLOUR[1]
