@@ -51,9 +51,9 @@ def test_a_card_face_down_beside_a_named_one_makes_the_frame_unsure(designs: dic
         reading = reader.identify(scene.image)
         assert judge(scene, reading).outcome != "wrong", f"seed {scene.seed}: {reading.status}"
         back = next(np.asarray(c.quad, np.float32) for c in scene.cards if not c.face_up)
-        unnamed = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
-        backs_seen += any(shared_area(q, back) > 0.5 * quad_area(back) for q in unnamed)
-    assert backs_seen, "no back was placed where it lies (the frames may be unsure for another reason)"
+        told = [np.asarray(c.quad, np.float32) for c in reading.cards if c.face_down and c.ingredient is None]
+        backs_seen += any(shared_area(q, back) > 0.5 * quad_area(back) for q in told)
+    assert backs_seen, "no back was told face down where it lies (the frames may be unsure for another reason)"
 
 
 def test_without_the_back_a_face_down_card_is_missed(designs: dict[str, CardDesign]) -> None:
