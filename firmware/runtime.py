@@ -409,8 +409,14 @@ def _run_kit(config: Config, options: RunOptions, state_dir: Path) -> int:
         if options.script is not None:
             from firmware.script import ScriptError, play_script
 
+            on_step = None
+            if options.frames_dir is not None:
+                kit.daemon.drain()  # the first screen, drawn before the script's first action
+                from firmware.demo_gif import ScriptTrace
+
+                on_step = ScriptTrace(options.frames_dir)
             try:
-                play_script(kit, options.script.read_text(encoding="utf-8"), stop)
+                play_script(kit, options.script.read_text(encoding="utf-8"), stop, on_step)
             except (ScriptError, OSError) as error:
                 log.error("script %s: %s", options.script, error)
                 fault = f"Script error: {error}"

@@ -11,6 +11,17 @@ from PIL import Image
 FRAME_NAME = re.compile(r"^frame-(\d{5,})\.png$")
 
 
+def frame_path(directory: Path, number: int) -> Path:
+    """The file of frame ``number`` (from 1) in ``directory``."""
+    return directory / f"frame-{number:05d}.png"
+
+
+def last_frame_number(directory: Path) -> int:
+    """The highest frame number written in ``directory``; 0 when it holds none."""
+    return max((int(m.group(1)) for p in directory.iterdir() if (m := FRAME_NAME.match(p.name))),
+               default=0)
+
+
 class FramesWriter:
     """A frame sink writing ``frame-00001.png``, ``frame-00002.png``... into ``directory``.
 
@@ -22,9 +33,7 @@ class FramesWriter:
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        numbers = [int(m.group(1)) for p in self.directory.iterdir()
-                   if (m := FRAME_NAME.match(p.name))]
-        self.count = max(numbers, default=0)
+        self.count = last_frame_number(self.directory)
         self._previous: tuple[str, tuple[int, int], bytes] | None = None
 
     def write(self, image: Image.Image) -> Path | None:
@@ -32,7 +41,7 @@ class FramesWriter:
         key = (image.mode, image.size, image.tobytes())
         if key == self._previous:
             return None
-        path = self.directory / f"frame-{self.count + 1:05d}.png"
+        path = frame_path(self.directory, self.count + 1)
         tmp = path.with_suffix(".png.tmp")
         image.save(tmp, format="PNG")
         os.replace(tmp, path)
