@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from firmware.runtime import Kit
 from firmware.script import ScriptError, ScriptStep, parse_script, play_script
-from tests.firmware.test_runtime import make_kit
-
-
-@pytest.fixture
-def kit(tmp_path: Path) -> Iterator[Kit]:
-    built = make_kit(tmp_path / "state")
-    built.start()
-    yield built
-    built.stop()
+from tests.firmware.test_runtime import kit  # noqa: F401  (the simulator's kit, started)
 
 
 def test_a_comment_opening_a_paragraph_names_the_section_and_a_trailing_comment_is_a_note() -> None:
