@@ -148,7 +148,6 @@ def play_script(kit: Any, text: str, stop: threading.Event | None = None,
     name of the view it left on the screen; ``expect`` lines are not actions.
     """
     daemon = kit.daemon
-    daemon.drain()
 
     def played(step: ScriptStep, words: tuple[str, ...]) -> None:
         if on_step is not None:
