@@ -33,6 +33,7 @@ frame right after the reader, and the ratio of the two means on those frames is 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -261,7 +262,8 @@ def main(argv: list[str]) -> int:
               f"{pct(normal.count(READABLE_KINDS, 'unsure'), r):.2f} % | {pct(empty_right, empties):.1f} % | "
               f"{hard.n} | {pct(hard.count(READABLE_KINDS, 'right'), hr):.1f} % | "
               f"**{hard.count(outcome='wrong')}** ({pct(hard.count(outcome='wrong'), hard.n):.2f} %) | "
-              f"{statistics.mean(times) if times else float('nan'):.1f} | {ratio:.1f} |")
+              f"{statistics.mean(times) if times else float('nan'):.1f} | "
+              f"{'not timed' if math.isnan(ratio) else f'{ratio:.1f}'} |")
     print(f"| target | >= 3000 | >= {TARGET_RIGHT_NORMAL:g} % | **0** | | >= {TARGET_EMPTY:g} % | | "
           f">= {TARGET_RIGHT_HARD:g} % | <= {TARGET_WRONG_HARD:g} % | < {TARGET_MS:g} | >= {TARGET_RATIO:g} |")
     return 0

@@ -65,13 +65,13 @@ def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
     return shared > 0.7 * (quad_area(a) + quad_area(b) - shared)
 
 
-def skewed(quad: np.ndarray) -> bool:
-    """Opposite sides differing more than a card tilted 20 degrees shows (``MAX_SKEW``): the
+def skewed(quad: np.ndarray, limit: float = MAX_SKEW) -> bool:
+    """Opposite sides differing more than a card tilted 20 degrees shows (``limit``): the
     outline of two overlapping cards merged, which may read well as one of them."""
     q = np.asarray(quad, np.float32)
     sides = np.sqrt(((np.roll(q, -1, axis=0) - q) ** 2).sum(axis=1))
     ratios = np.maximum(sides[:2], sides[2:]) / np.maximum(1e-6, np.minimum(sides[:2], sides[2:]))
-    return bool(ratios.max() > MAX_SKEW)
+    return bool(ratios.max() > limit)
 
 
 def card_shaped(quad: np.ndarray, frame_h: int) -> bool:

@@ -24,6 +24,7 @@ from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, shared_area, skewed
 from .references import CANON_H, CANON_W, References, canonical_card, check_frame
 from .keypoint_count import KeypointCount
+from .colour_count import colour_twins
 from .count import unaccounted
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
@@ -427,9 +428,13 @@ class CardReader:
 
     def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the card-like outlines no named card accounts for
-        (``count.unaccounted``: a card in shadow, below the light the outlines were cut at)."""
+        (``count.unaccounted``: a card in shadow, below the light the outlines were cut at;
+        ``colour_count.colour_twins``: a card of the same deck darker than, or as bright as, its shelf)."""
         named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
         missed = unaccounted(frame, small, scale, named, copy.copy(self._detector), self._fine)
+        if not missed:
+            missed = colour_twins(small, named, self._matcher.frame_px.reshape(THUMB_H, THUMB_W), self._matcher,
+                                  _WorkImage(small).thumbnails, _order_quad)
         if not missed:
             return reading
         log.debug("card reader: unsure: %d card-like outline(s) beside the cards named", len(missed))

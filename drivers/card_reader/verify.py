@@ -8,7 +8,7 @@ it) warps a stretched part of the face, and that can correlate with some other f
 than with the rest. Here the outline is judged as a card:
 
 * its sides must have a card's proportions (7:5, as a tilt of up to 20 degrees and a little
-  misfit leave them);
+  misfit leave them), and its opposite sides no more different than such a tilt makes them;
 * the face warped from the full frame is compared with every face, upright and turned (``FineMatcher``
   blocks, 60 x 84): the named face must correlate at least ``min_own`` and lead every other (face,
   orientation) by ``min_lead``;
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .fine_look import FineMatcher
+from .keypoints import MAX_SKEW, skewed
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ class VerifySettings:
     #: long over short side of the outline: 1.4 for the card, 1.2-1.6 under a 20 degree tilt;
     #: an outline stopped at a ribbon across the card is about square (0.95)
     aspect: tuple[float, float] = (1.15, 1.8)
+    #: opposite sides differing more than this (long over short) are not one card's: a 20 degree
+    #: tilt makes them differ by 1.15 at most, and a side misfitted by a finger or glare by a little
+    #: more (``keypoints.MAX_SKEW``, the second look's bar); a homography fitted to a few keypoints
+    #: of a low-texture face stretched one over its neighbour with sides 1.67 apart
+    max_skew: float = MAX_SKEW
     #: the outline is grown by this share of its height at either end, and half of it all round:
     #: a ribbon at 0.68 of the card leaves an inner frame that needs 0.47 to reach the card's end
     grow: float = 0.47
@@ -108,6 +114,8 @@ def verify_card(frame: np.ndarray, quad: np.ndarray, ingredient: str, faces: Fin
     ratio = side_ratio(q)
     if not settings.aspect[0] <= ratio <= settings.aspect[1]:
         return Verdict(False, 0.0, f"outline sides {ratio:.2f}:1, not a card's")
+    if skewed(q, settings.max_skew):
+        return Verdict(False, 0.0, "opposite sides differ more than a tilted card's")
     upright, turned = faces.scores(frame, q), faces.scores(frame, np.roll(q, 2, axis=0))
     named = faces.ingredients.index(ingredient)
     own = max(float(upright[named]), float(turned[named]))     # the quad's start corner is not judged here

@@ -11,6 +11,7 @@ import pytest
 from drivers.card_reader import CardReader
 from drivers.card_reader import reader as reader_module
 from drivers.card_reader import second_look as second_look_module
+from drivers.card_reader import verify as verify_module
 from drivers.card_reader.scenes import Conditions, Placement, Scene, compose_scene, random_scene
 from drivers.card_reader.reader import CardSighting
 from drivers.card_reader.second_look import (Leftover, _may_hold_a_region, _quantile, could_hide_a_card,
@@ -143,6 +144,7 @@ def test_a_card_the_outlines_missed_beside_a_card_read_is_looked_for(
     assert reading.status == "ok" and reading.ingredients == scene.ingredients
     monkeypatch.setattr(reader_module, "may_hide_a_whole_card", lambda small, known: False)
     monkeypatch.setattr(reader_module, "unaccounted", lambda *args: [])
+    monkeypatch.setattr(reader_module, "colour_twins", lambda *args: [])
     monkeypatch.setattr(reader, "_counted_by_keypoints", lambda frame, reading: reading)  # the last net, too
     short = reader.identify(scene.image)
     assert short.status == "ok" and len(short.ingredients) == len(scene.ingredients) - 1
@@ -169,6 +171,7 @@ def test_a_merged_outline_read_as_one_card_gets_the_second_look(faces: dict[str,
     scene = random_scene(faces, 70254, kind="heavy_overlap")
     assert reader.identify(scene.image).status == "unsure"
     monkeypatch.setattr(reader_module, "skewed", lambda quad: False)
+    monkeypatch.setattr(verify_module, "skewed", lambda quad, limit: False)   # verification's check, too
     assert reader.identify(scene.image).ingredients == ("feather",)        # the wrong reading it prevents
 
 

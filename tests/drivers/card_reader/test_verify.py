@@ -9,8 +9,9 @@ import pytest
 
 from drivers.card_reader import CardReader, SHIPPED_FACE_NAMES, enroll
 from drivers.card_reader.fine_look import FineMatcher
+from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.reader import CardSighting, FrameReading
-from drivers.card_reader.scenes import Placement, compose_scene
+from drivers.card_reader.scenes import Conditions, Placement, compose_scene
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
                                         lead_probability, side_ratio, verify_card)
 from tests.drivers.card_reader.ribbon_design import RIBBON, ribbon_faces
@@ -76,6 +77,29 @@ def test_the_same_holds_on_the_shipped_design(faces, references) -> None:
         assert verify_card(image, quad, ingredient, matcher).passed, ingredient
         assert not verify_card(image, down_to_the_ribbon(quad), ingredient, matcher).passed
         assert not verify_card(image, shrunk(quad, 0.84), ingredient, matcher).passed
+
+
+def stretched(quad: np.ndarray, factor: float) -> np.ndarray:
+    """``quad`` (top side first) made a trapezoid: its bottom side ``factor`` times its top, their
+    mean width kept, as a homography from a few keypoints can stretch a card over its neighbour."""
+    out = quad.copy()
+    for (a, b), scale in (((0, 1), 2 / (1 + factor)), ((3, 2), 2 * factor / (1 + factor))):
+        middle = (quad[a] + quad[b]) / 2
+        out[a], out[b] = middle + scale * (quad[a] - middle), middle + scale * (quad[b] - middle)
+    return out
+
+
+def test_an_outline_more_skewed_than_a_tilted_card_fails(ribbon, ribbon_matcher) -> None:
+    for axis in range(0, 180, 15):                      # the most a tilt of the shelf skews a card
+        tilted = compose_scene(ribbon, [Placement("toad", (0.5, 0.5), 10.0, 0.55)], "wood", seed=3,
+                               conditions=Conditions(tilt=20.0, tilt_axis=float(axis)))
+        assert not skewed(np.array(tilted.cards[0][1], np.float32), SETTINGS.max_skew), axis
+    shot = compose_scene(ribbon, [Placement("toad", (0.5, 0.5), 10.0, 0.55)], "wood", seed=3,
+                         conditions=Conditions(tilt=20.0))
+    image, quad = shot.image, np.array(shot.cards[0][1], np.float32)
+    assert verify_card(image, quad, "toad", ribbon_matcher).passed
+    verdict = verify_card(image, stretched(quad, 1.8), "toad", ribbon_matcher)
+    assert not verdict.passed and "tilted card" in verdict.reason, verdict
 
 
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
