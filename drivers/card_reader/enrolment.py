@@ -6,7 +6,9 @@ that way, the face would be read with every quad turned. The cards of one game s
 (frame, title ribbon), so a face that matches the layout of the *other* faces better turned 180
 degrees than as given was enrolled upside down: it is stored turned, with a warning. A face whose
 whole card matches another face closely, or which has almost no detail (a card back, a blank
-photo), is kept but warned about: the reader could not tell such cards apart.
+photo), is kept but warned about: the reader could not tell such cards apart. The cards' back is
+checked the same way: a back that looks like a face (the card was laid face up) or shows almost no
+detail (no card was there) is kept but warned about, as face-down cards would not be told by it.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ class EnrolmentSettings:
     #: enrolled upright lead their turned selves by 0.3 and more on the shipped and a ribbon design
     turned_by: float = 0.15
     #: two faces whose whole cards correlate this much are too alike (distinct faces of the shipped
-    #: design correlate 0.5 at most, a face with itself 1.0)
+    #: design correlate 0.5 at most, a face with itself 1.0); a back this much like a face is that
+    #: face (the backs of the five benchmark designs correlate 0.10-0.35 with their own faces)
     alike: float = 0.8
-    #: a face whose grey detail (standard deviation, grey levels) is below this is blank, like a card back
+    #: a face or back whose grey detail (standard deviation, grey levels) is below this is blank: a
+    #: plain photo or shelf (the five benchmark designs' backs measure 21-89)
     blank: float = 12.0
 
 
@@ -73,11 +77,34 @@ def alike_faces(faces: Mapping[str, np.ndarray], settings: EnrolmentSettings = S
         return warnings
     matcher = FineMatcher({name: faces[name] for name in names})
     for i, ing in enumerate(names):
-        h, w = faces[ing].shape[:2]
-        whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-        scores = np.maximum(matcher.scores(faces[ing], whole), matcher.scores(faces[ing], np.roll(whole, 2, axis=0)))
+        scores = _whole_card_scores(matcher, faces[ing])
         for j in range(i + 1, len(names)):
             if scores[j] > settings.alike:
                 warnings.append(f"the faces of {ing!r} and {names[j]!r} look alike ({scores[j]:.2f}): "
                                 f"the reader may not tell them apart")
+    return warnings
+
+
+def _whole_card_scores(matcher: FineMatcher, card: np.ndarray) -> np.ndarray:
+    """How well a whole enrolled-size card matches each of the matcher's faces, the better way up."""
+    h, w = card.shape[:2]
+    whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return np.maximum(matcher.scores(card, whole), matcher.scores(card, np.roll(whole, 2, axis=0)))
+
+
+def back_warnings(back: np.ndarray, faces: Mapping[str, np.ndarray],
+                  settings: EnrolmentSettings = SETTINGS) -> list[str]:
+    """Warnings for a captured back that would not tell face-down cards: one with almost no detail
+    (nothing, or a blank patch of shelf, was captured), or one that looks like a face (either way
+    up: the card was laid face up)."""
+    warnings = []
+    if float(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY).std()) < settings.blank:
+        warnings.append("the back shows almost no detail: was a card lying face down on the shelf?")
+    if faces:
+        names = list(faces)
+        scores = _whole_card_scores(FineMatcher(dict(faces)), back)
+        best = int(np.argmax(scores))
+        if scores[best] > settings.alike:
+            warnings.append(f"the back looks like the face of {names[best]!r} ({scores[best]:.2f}): "
+                            f"was the card laid face up?")
     return warnings

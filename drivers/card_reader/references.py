@@ -174,7 +174,7 @@ def enroll(faces: Mapping[str, np.ndarray], back: np.ndarray | None = None) -> R
             raise ValueError(f"ingredient ids must be non-empty strings, not {ing!r}")
         img = check_frame(image, f"face {ing!r}")
         out[ing] = canonical_card(img, locate_face(img), (FACE_W, FACE_H))
-    from .enrolment import alike_faces, upright_faces   # it needs the fine look, which needs this module
+    from .enrolment import alike_faces, back_warnings, upright_faces   # the fine look they use imports this module
 
     out, warnings = upright_faces(out)
     warnings += alike_faces(out)
@@ -182,6 +182,7 @@ def enroll(faces: Mapping[str, np.ndarray], back: np.ndarray | None = None) -> R
     if back is not None:
         img = check_frame(back, "the back")
         enrolled_back = canonical_card(img, locate_face(img), (FACE_W, FACE_H))
+        warnings += back_warnings(enrolled_back, out)
     for warning in warnings:
         log.warning("enrolment: %s", warning)
     return References(out, tuple(warnings), enrolled_back)

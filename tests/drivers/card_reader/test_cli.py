@@ -165,6 +165,20 @@ def test_enroll_with_the_back(faces_dir: Path, tmp_path: Path, capsys: pytest.Ca
     assert load_references(out).back is not None
 
 
+def test_a_back_laid_face_up_is_enrolled_with_a_warning(faces_dir: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from drivers.card_reader import load_references
+
+    out = tmp_path / "refs.json"
+    back = tmp_path / "back.png"
+    cv2.imwrite(str(back), cv2.imread(str(faces_dir / "toad.png")))
+    assert main(["enroll", str(faces_dir), str(out), "--back", str(back)]) == 0
+    [printed] = lines(capsys)
+    assert printed["back"] is True
+    assert any("'toad'" in w and "face up" in w for w in printed["warnings"])
+    assert load_references(out).back is not None
+
+
 def test_a_missing_back_is_named_and_nothing_is_written(faces_dir: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cards.json"

@@ -1,4 +1,5 @@
-"""Enrolment knows which way up a face is and says when faces look alike or blank."""
+"""Enrolment knows which way up a face is and says when faces look alike or blank, and when the
+captured back looks like a face or shows nothing."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import enroll
-from drivers.card_reader.enrolment import alike_faces, upright_faces
+from drivers.card_reader.designs import DESIGN_NAMES, make_design
+from drivers.card_reader.enrolment import alike_faces, back_warnings, upright_faces
 from tests.drivers.card_reader.ribbon_design import ribbon_faces
 
 
@@ -47,3 +49,27 @@ def test_faces_alike_or_blank_are_warned_about(references) -> None:
     warnings = alike_faces(faces)
     assert any("'fern' and 'claw'" in w for w in warnings)
     assert any("'toad'" in w and "card back" in w for w in warnings)
+
+
+@pytest.mark.parametrize("name", DESIGN_NAMES)
+def test_a_real_back_passes_the_back_checks(name: str) -> None:
+    design = make_design(name)
+    refs = enroll(dict(design.faces), design.back)
+    assert refs.back is not None
+    assert back_warnings(refs.back, refs.faces) == []
+    assert not any("back" in w for w in refs.warnings)
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_back_captured_face_up_is_named_as_that_face(references, turned: bool) -> None:
+    faces = dict(references.faces)
+    back = faces["scorpion"][::-1, ::-1] if turned else faces["scorpion"]
+    warnings = back_warnings(np.ascontiguousarray(back), faces)
+    assert len(warnings) == 1 and "'scorpion'" in warnings[0] and "face up" in warnings[0]
+
+
+def test_a_blank_back_is_warned_about_and_still_enrolled(faces) -> None:
+    blank = np.full((350, 250, 3), 130, np.uint8)
+    refs = enroll(faces, blank)
+    assert refs.back is not None
+    assert any("back shows almost no detail" in w for w in refs.warnings)
