@@ -335,6 +335,17 @@ class Calibration:
             return None
         return canonical_card(reading.frame, reading.cards[0].quad, (FACE_W, FACE_H))
 
+    def back_problem(self, back: object, faces: dict[str, object]) -> str | None:
+        """Why a captured back would not tell face-down cards: "blank" (it shows nothing: a patch
+        of shelf was captured) or "face_up" (it is one of the captured faces), or None."""
+        from drivers.card_reader.enrolment import face_like, is_blank
+
+        if is_blank(back):  # type: ignore[arg-type]
+            return "blank"
+        if face_like(back, faces) is not None:  # type: ignore[arg-type]
+            return "face_up"
+        return None
+
     def enroll_faces(self, faces: dict[str, object], back: object | None = None) -> None:
         """Build references from the captured faces (and the back, if captured: the reader then
         sees face-down cards), save them, and read with them from now on."""
@@ -587,6 +598,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     calibration = Calibration(camera_worker, references_path(config, state_dir))
     context.capture_face = calibration.capture_face
     context.enroll_faces = calibration.enroll_faces
+    context.back_problem = calibration.back_problem
     context.set_tolerance = camera_worker.set_tolerance
     protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options,
                                pin=config.console.pin)

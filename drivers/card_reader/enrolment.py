@@ -70,7 +70,7 @@ def alike_faces(faces: Mapping[str, np.ndarray], settings: EnrolmentSettings = S
     """Warnings for faces that look like another face (either way up) or like a blank card back."""
     warnings = []
     for ing, face in faces.items():
-        if float(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).std()) < settings.blank:
+        if is_blank(face, settings):
             warnings.append(f"the face of {ing!r} shows almost no detail: a card back or a blank photo?")
     names = list(faces)
     if len(names) < 2:
@@ -92,19 +92,31 @@ def _whole_card_scores(matcher: FineMatcher, card: np.ndarray) -> np.ndarray:
     return np.maximum(matcher.scores(card, whole), matcher.scores(card, np.roll(whole, 2, axis=0)))
 
 
+def is_blank(image: np.ndarray, settings: EnrolmentSettings = SETTINGS) -> bool:
+    """Whether an enrolled-size card shows almost no detail (a plain photo, a patch of shelf)."""
+    return float(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).std()) < settings.blank
+
+
+def face_like(back: np.ndarray, faces: Mapping[str, np.ndarray],
+              settings: EnrolmentSettings = SETTINGS) -> tuple[str, float] | None:
+    """The face a captured back looks like (either way up: the card was laid face up) and how
+    closely, or None."""
+    if not faces:
+        return None
+    names = list(faces)
+    scores = _whole_card_scores(FineMatcher(dict(faces)), back)
+    best = int(np.argmax(scores))
+    return (names[best], float(scores[best])) if scores[best] > settings.alike else None
+
+
 def back_warnings(back: np.ndarray, faces: Mapping[str, np.ndarray],
                   settings: EnrolmentSettings = SETTINGS) -> list[str]:
     """Warnings for a captured back that would not tell face-down cards: one with almost no detail
-    (nothing, or a blank patch of shelf, was captured), or one that looks like a face (either way
-    up: the card was laid face up)."""
+    (nothing, or a blank patch of shelf, was captured), or one that looks like a face."""
     warnings = []
-    if float(cv2.cvtColor(back, cv2.COLOR_BGR2GRAY).std()) < settings.blank:
+    if is_blank(back, settings):
         warnings.append("the back shows almost no detail: was a card lying face down on the shelf?")
-    if faces:
-        names = list(faces)
-        scores = _whole_card_scores(FineMatcher(dict(faces)), back)
-        best = int(np.argmax(scores))
-        if scores[best] > settings.alike:
-            warnings.append(f"the back looks like the face of {names[best]!r} ({scores[best]:.2f}): "
-                            f"was the card laid face up?")
+    like = face_like(back, faces, settings)
+    if like is not None:
+        warnings.append(f"the back looks like the face of {like[0]!r} ({like[1]:.2f}): was the card laid face up?")
     return warnings

@@ -667,7 +667,7 @@ CALIBRATION_KEYS: dict[str, tuple[str, str]] = {"lay": ("back", "capture"), "ok"
 
 #: the back's step may be skipped (a back the outlines cannot find on this shelf): back skips
 CALIBRATION_BACK_KEYS: dict[str, tuple[str, str]] = {"lay": ("skip", "capture"), "ok": ("retake", "next"),
-                                                     "fail": ("skip", "retry")}
+                                                     "fail": ("skip", "retry"), "face_up": ("skip", "retry")}
 
 
 def render_calibration(view: CalibrationView, s: Screen) -> None:
@@ -678,11 +678,11 @@ def render_calibration(view: CalibrationView, s: Screen) -> None:
 
 def render_calibration_back(view: CalibrationBackView, s: Screen) -> None:
     _calibration_step(s, view.step, view.index, view.total, CALIBRATION_BACK_KEYS[view.step], "calib.back",
-                      "calib.back_lay")
+                      "calib.back_lay", "calib.back_face_up" if view.step == "face_up" else "calib.fail")
 
 
 def _calibration_step(s: Screen, step: str, index: int, total: int, keys: tuple[str, str], name: Text,
-                      lay: Text) -> None:
+                      lay: Text, failed: Text = "calib.fail") -> None:
     top = s.title(Msg("calib.title", (("index", index), ("total", total))))
     bottom = s.keys(*keys)
     if step == "lay":
@@ -695,7 +695,7 @@ def _calibration_step(s: Screen, step: str, index: int, total: int, keys: tuple[
         _yes_no(s, icon_box, ok)
         s.text(name, (icon_box[2] + 2, top, s.W - 2, (top + bottom) // 2), 16 if s.tall else 11,
                bold=True, max_lines=2)
-        s.text("calib.ok" if ok else "calib.fail", (icon_box[2] + 2, (top + bottom) // 2,
+        s.text("calib.ok" if ok else failed, (icon_box[2] + 2, (top + bottom) // 2,
                                                     s.W - 2, bottom), 14 if s.tall else 10,
                max_lines=2)
 

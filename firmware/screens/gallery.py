@@ -136,6 +136,7 @@ SAMPLES: dict[str, object] = {
     "calibration_fail": CalibrationView("scorpion", "fail", 6, 9),
     "calibration_back_lay": CalibrationBackView("lay"),
     "calibration_back_fail": CalibrationBackView("fail"),
+    "calibration_back_face_up": CalibrationBackView("face_up"),
 }
 """Name -> view, one or more per screen."""
 

@@ -445,14 +445,15 @@ class CalibrationView:
 @dataclass(frozen=True)
 class CalibrationBackView:
     """The last enrolment step, ``index`` of ``total``: one card face down, so the card reader
-    knows the back and can say when a card lies face down; it may be skipped."""
+    knows the back and can say when a card lies face down; it may be skipped. ``face_up``: the
+    card captured shows one of the faces."""
 
     step: str = "lay"
     index: int = 9
     total: int = 9
 
     def __post_init__(self) -> None:
-        _one_of("step", self.step, ("lay", "ok", "fail"))
+        _one_of("step", self.step, ("lay", "ok", "fail", "face_up"))
 
 
 View = (MenuView | SettingsView | MessageView | IdleView | GameCodeView | CodeEntryView

@@ -52,6 +52,9 @@ class UiContext:
     capture_face: Callable[[], object | None] = field(default=lambda: None)
     enroll_faces: Callable[[dict[str, object], object | None], None] = field(default=lambda faces, back: None)
     """Enrol the captured faces, and the cards' back when it was captured (None: skipped)."""
+    back_problem: Callable[[object, dict[str, object]], str | None] = field(default=lambda back, faces: None)
+    """Why a captured back would not tell face-down cards, given the captured faces: "face_up" (it
+    is one of the faces), "blank" (it shows nothing), or None."""
     console_state: Callable[[], str] = field(default=lambda: "off")
     """The serial console: off, locked or unlocked (for the game in progress)."""
     unlock_console: Callable[[], None] = field(default=lambda: None)

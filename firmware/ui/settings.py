@@ -115,7 +115,9 @@ class SettingsStep(Step):
 class CalibrationStep(Step):
     """Lay each ingredient's card in turn, then one card face down; ok captures and checks it, back
     goes to the previous card or leaves (on the back's step, back skips it: a back the outlines
-    cannot find on this shelf must not keep the faces from being enrolled).
+    cannot find on this shelf must not keep the faces from being enrolled). A back that is one of
+    the faces (the card lies face up) asks for the card to be turned over; one that shows nothing
+    is not recognised.
 
     At the end the captured faces, and the back if captured, go to the card reader
     (``context.enroll_faces``).
@@ -166,8 +168,13 @@ class CalibrationStep(Step):
         if face is None:
             self.step = "fail"
         elif self.on_back:
-            self.back = face
-            self.step = "ok"
+            faces = dict(self.faces)
+            problem = self.ui._call("back_problem", lambda: self.ui.context.back_problem(face, faces))
+            if problem is None:     # a check that failed is logged and lets the back through
+                self.back = face
+                self.step = "ok"
+            else:
+                self.step = "face_up" if problem == "face_up" else "fail"
         else:
             self.faces[INGREDIENTS[self.index]] = face
             self.step = "ok"

@@ -110,6 +110,19 @@ def test_an_enrolled_back_is_kept_and_read_with(kit: Kit, tmp_path: Path) -> Non
         again.session.store.close()
 
 
+def test_a_back_captured_face_up_or_blank_is_told_apart_from_a_real_back(kit: Kit) -> None:
+    from drivers.card_reader.designs import make_design
+
+    faces = {}
+    for ingredient in INGREDIENTS:
+        kit.shelf.lay([ingredient])
+        faces[ingredient] = kit.context.capture_face()
+    kit.shelf.lay(["scorpion"])                   # the back's step, the card laid face up
+    assert kit.context.back_problem(kit.context.capture_face(), faces) == "face_up"
+    assert kit.context.back_problem(np.full_like(faces["fern"], 128), faces) == "blank"
+    assert kit.context.back_problem(make_design("tarot").back, faces) is None
+
+
 def test_a_damaged_reference_file_falls_back_to_the_placeholders_and_says_so(tmp_path: Path, expected_errors) -> None:
     expected_errors.expect("card references unusable")
     bad = tmp_path / "cards.json"

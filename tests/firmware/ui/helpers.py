@@ -29,6 +29,10 @@ class Daemon:
         self.enrolled.append(faces)
         self.backs.append(back)
 
+    def back_problem(self, back: object, faces: dict[str, object]) -> str | None:
+        """The capture "face up" is a card lying face up; the capture "blank" shows nothing."""
+        return {"face up": "face_up", "blank": "blank"}.get(back) if isinstance(back, str) else None
+
 
 class Table:
     """Drives a LabUi like the daemon does, with a clock that only moves when told."""
@@ -45,6 +49,7 @@ class Table:
             set_tolerance=self.daemon.tolerances.append,
             capture_face=self.daemon.capture_face,
             enroll_faces=self.daemon.enroll_faces,
+            back_problem=self.daemon.back_problem,
         )
         self.ui = LabUi(self.context)
         self.ui.on_tick(self.now)

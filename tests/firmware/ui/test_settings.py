@@ -149,6 +149,35 @@ def test_the_back_may_be_skipped_when_it_is_not_found() -> None:
     assert len(table.daemon.enrolled) == 1 and table.daemon.backs == [None]
 
 
+def test_a_back_captured_face_up_asks_to_turn_the_card_over() -> None:
+    table = Table()
+    table.daemon.faces = [f"f{k}" for k in range(8)] + ["face up", "blank", "the back"]
+    table.choose("menu.settings")
+    table.choose("settings.calibrate")
+    for _ in range(8):
+        table.press("ok", "ok")
+    assert table.press("ok") == CalibrationBackView("face_up", 9, 9)
+    table.renders(ALL_LANGUAGES)
+    assert table.press("ok") == CalibrationBackView("fail", 9, 9)
+    assert table.press("ok") == CalibrationBackView("ok", 9, 9)
+    view = table.press("ok")
+    assert isinstance(view, MessageView) and view.text == "calib.ok"
+    assert table.daemon.backs == ["the back"]
+
+
+def test_a_back_face_up_may_be_skipped() -> None:
+    table = Table()
+    table.daemon.faces = [f"f{k}" for k in range(8)] + ["face up"]
+    table.choose("menu.settings")
+    table.choose("settings.calibrate")
+    for _ in range(8):
+        table.press("ok", "ok")
+    assert table.press("ok") == CalibrationBackView("face_up", 9, 9)
+    view = table.press("back")
+    assert isinstance(view, MessageView) and view.text == "calib.ok"
+    assert table.daemon.backs == [None] and len(table.daemon.enrolled[0]) == 8
+
+
 def test_a_back_captured_can_be_retaken() -> None:
     table = Table()
     table.daemon.faces = [f"f{k}" for k in range(8)] + ["blurred back", "sharp back"]
