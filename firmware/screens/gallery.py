@@ -16,6 +16,7 @@ from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
 from firmware.screens.draw import COLOUR, MONO, render_view
 from firmware.screens.text import Raw, msg
 from firmware.screens.views import (
+    CALIBRATION_BACK_STEPS,
     INGREDIENTS,
     POTIONS,
     QUALITIES,
@@ -158,7 +159,7 @@ def exhaustive_views() -> list[object]:
     views += [ScanConfirmView((a, b), again=True) for a in INGREDIENTS[:2] for b in INGREDIENTS[2:4]]
     views += [ScanPromptView(n, st) for n in (1, 2) for st in SCAN_STATUSES]
     views += [CalibrationView(i, st, 8, 9) for i in INGREDIENTS for st in ("lay", "ok", "fail")]
-    views += [CalibrationBackView(st) for st in ("lay", "ok", "fail")]
+    views += [CalibrationBackView(st) for st in CALIBRATION_BACK_STEPS]
     views += [RevealIngredientView(i, "NNN") for i in INGREDIENTS]
     views += [RevealGolemView(c, cl, e, el) for c, e in (("R", "G"), ("B", "R"))
               for cl in (True, False) for el in (True, False)]

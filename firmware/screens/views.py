@@ -442,6 +442,10 @@ class CalibrationView:
         _one_of("step", self.step, ("lay", "ok", "fail"))
 
 
+#: the back's enrolment step: laying the card, captured, not recognised, or a face captured
+CALIBRATION_BACK_STEPS = ("lay", "ok", "fail", "face_up")
+
+
 @dataclass(frozen=True)
 class CalibrationBackView:
     """The last enrolment step, ``index`` of ``total``: one card face down, so the card reader
@@ -453,7 +457,7 @@ class CalibrationBackView:
     total: int = 9
 
     def __post_init__(self) -> None:
-        _one_of("step", self.step, ("lay", "ok", "fail", "face_up"))
+        _one_of("step", self.step, CALIBRATION_BACK_STEPS)
 
 
 View = (MenuView | SettingsView | MessageView | IdleView | GameCodeView | CodeEntryView
