@@ -214,7 +214,7 @@ def test_a_console_pin_is_printable_ascii_and_never_echoed_in_an_error(tmp_path:
         with pytest.raises(ConfigError) as caught:
             load_config(path)
         assert "[console] pin = (hidden) is not allowed" in str(caught.value)
-        assert bad not in str(caught.value)
+        assert bad not in str(caught.value).replace(str(path), "")  # the tmp path may hold the digits
 
 
 @pytest.mark.parametrize(("make", "problem"), [
