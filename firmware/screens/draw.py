@@ -695,9 +695,8 @@ def _calibration_step(s: Screen, step: str, index: int, total: int, keys: tuple[
         _yes_no(s, icon_box, ok)
         s.text(name, (icon_box[2] + 2, top, s.W - 2, (top + bottom) // 2), 16 if s.tall else 11,
                bold=True, max_lines=2)
-        s.text("calib.ok" if ok else failed, (icon_box[2] + 2, (top + bottom) // 2,
-                                                    s.W - 2, bottom), 14 if s.tall else 10,
-               max_lines=2)
+        s.text("calib.ok" if ok else failed, (icon_box[2] + 2, (top + bottom) // 2, s.W - 2, bottom),
+               14 if s.tall else 10, max_lines=2)
 
 
 RENDERERS: dict[type, Callable[[Any, Screen], None]] = {
