@@ -180,13 +180,16 @@ def test_a_terminal_too_small_is_told_so(terminal: Callable[[int, int], Terminal
 @pytest.mark.parametrize(("columns", "rows", "picture_rows"), [(80, 24, 16), (128, 40, 32)])
 def test_in_tmux(home: Path, columns: int, rows: int, picture_rows: int) -> None:
     session = f"labkit-test-{uuid.uuid4().hex[:8]}"
+    # a server of its own (its socket in the test's directory): a shared one exits when the last
+    # test's session ends, and a session started against it then fails with "server exited unexpectedly"
+    tmux = ["tmux", "-S", str(home / "tmux.sock")]
     env = f"XDG_STATE_HOME={home}"
     log = home / "labkit-simulator" / "labkit.log"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows),
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", str(columns), "-y", str(rows),
                     f"env {env} {LABKIT} run --simulate"], check=True)
     try:
         def pane() -> list[str]:
-            done = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+            done = subprocess.run([*tmux, "capture-pane", "-p", "-t", session],
                                   capture_output=True, text=True, check=False)
             return [line.rstrip() for line in done.stdout.split("\n")]
 
@@ -204,13 +207,13 @@ def test_in_tmux(home: Path, columns: int, rows: int, picture_rows: int) -> None
         assert_no_log_on_screen(lines)
         # New game, Start (highlighted), ok on the code, Experiment, then hold back home
         for key in ["Enter", "Enter", "Enter", "Enter", "h", "BSpace"]:
-            subprocess.run(["tmux", "send-keys", "-t", session, key], check=True)
+            subprocess.run([*tmux, "send-keys", "-t", session, key], check=True)
             time.sleep(0.2)
         lines = wait_for(lambda lines: lines[picture_rows] == f"log: {log}")
         assert_no_log_on_screen(lines)
         assert "ui: experiment" in log.read_text()
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+        subprocess.run([*tmux, "kill-server"], check=False, capture_output=True)
 
 
 KEYS = {"ok": "\r", "back": "\x7f", "up": "\x1b[A", "down": "\x1b[B"}
