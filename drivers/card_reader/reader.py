@@ -28,6 +28,8 @@ from .colour_count import colour_twins
 from .count import unaccounted
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
+from .zoom import SETTINGS as ZOOM_SETTINGS
+from .zoom import ZoomSettings, covered, cut_out, long_side, small_cards, usual_size
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -255,6 +257,15 @@ class _Matcher:
         return total / max(1, used)
 
 
+def _work_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame downscaled to ``WORK_H`` (a smaller one as it is) and its scale (work px per frame px)."""
+    h, w = frame.shape[:2]
+    scale = WORK_H / h
+    if scale < 1:
+        return cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA), scale
+    return frame, 1.0
+
+
 class _WorkImage:
     """The downscaled frame the outlines are read in, and the thumbnails of quads in it, each
     warped once (a candidate's is first looked at for glare, then read)."""
@@ -328,7 +339,7 @@ class CardReader:
     """
 
     def __init__(self, references: References, tolerance: float = 0.5,
-                 verify: VerifySettings = VERIFY_SETTINGS) -> None:
+                 verify: VerifySettings = VERIFY_SETTINGS, zoom: ZoomSettings = ZOOM_SETTINGS) -> None:
         if not isinstance(references, References):
             raise TypeError(f"references must be References, not {type(references).__name__}")
         self.references = references
@@ -341,6 +352,9 @@ class CardReader:
         if not isinstance(verify, VerifySettings):
             raise TypeError(f"verify must be VerifySettings, not {type(verify).__name__}")
         self.verify_settings = verify
+        if not isinstance(zoom, ZoomSettings):
+            raise TypeError(f"zoom must be ZoomSettings, not {type(zoom).__name__}")
+        self.zoom_settings = zoom
 
     @property
     def tolerance(self) -> float:
@@ -381,12 +395,48 @@ class CardReader:
             return FrameReading("unsure")
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
-        h, w = frame.shape[:2]
-        scale = WORK_H / h
-        if scale < 1:
-            small = cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA)
-        else:
-            small, scale = frame, 1.0
+        small, scale = _work_image(frame)
+        reading = self._read_whole(frame, small, scale)
+        if reading.status != "ok":
+            reading = self._zoomed(frame, small, scale, reading) or reading
+        return reading
+
+    def _zoomed(self, frame: np.ndarray, small: np.ndarray, scale: float,
+                first: FrameReading) -> FrameReading | None:
+        """An "ok" reading of cards too small for the work image (``zoom``), or None.
+
+        The frame is cut around the things of a small card's size and the cut-out read whole;
+        its cards are then counted against the whole frame at their own size, so a card outside
+        the cut-out is never dropped.
+        """
+        seen = [np.asarray(c.quad, np.float32) * scale for c in first.cards]
+        if any(usual_size(q, small.shape[0], self.zoom_settings) for q in seen):
+            return None                  # cards on one shelf lie at one distance: none is small here
+        things = small_cards(small, seen, self.zoom_settings)
+        part = cut_out(frame, scale, things, self.zoom_settings)
+        if part is None:
+            return None
+        inner = self._read_whole(part.image, *_work_image(part.image))
+        if inner.status != "ok":
+            return None
+        reading = FrameReading("ok", [_sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
+                                      for c in inner.cards])
+        named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
+        if not all(covered(thing, named, self.zoom_settings) for thing in things):
+            log.debug("card reader: unsure: a small card-like thing the cut-out's reading does not name")
+            return None
+        card = max(long_side(q) for q in named) / small.shape[0]
+        low, high = self.zoom_settings.count_sizes
+        detector = Detector(min_card_height=low * card, max_card_height=high * card)
+        reading = self._counted(frame, small, scale, reading, detector)
+        if reading.status == "ok":
+            reading = self._counted_by_keypoints(frame, reading)
+        log.debug("card reader: read in a cut-out %d px wide at x%.1f: %s", part.image.shape[1], part.factor,
+                  reading.status)
+        return reading
+
+    def _read_whole(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
+        """The reading of a frame by every stage, at the work image's scale."""
         reading = self._read_outlines(frame, small, scale)
         if reading.status == "ok":
             quads = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
@@ -426,12 +476,14 @@ class CardReader:
             shared_area(np.asarray(c.quad, np.float32), q) > 0.5 * quad_area(q) for q in backs)]
         return FrameReading("unsure", kept + [_sighting(None, q, 0.0, face_down=True) for q in backs])
 
-    def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading) -> FrameReading:
+    def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading,
+                 detector: Detector | None = None) -> FrameReading:
         """``reading`` ("ok"), or unsure with the card-like outlines no named card accounts for
-        (``count.unaccounted``: a card in shadow, below the light the outlines were cut at;
+        (``count.unaccounted`` with ``detector``, by default the outlines' own: a card in shadow,
+        below the light the outlines were cut at;
         ``colour_count.colour_twins``: a card of the same deck darker than, or as bright as, its shelf)."""
         named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
-        missed = unaccounted(frame, small, scale, named, copy.copy(self._detector), self._fine)
+        missed = unaccounted(frame, small, scale, named, detector or copy.copy(self._detector), self._fine)
         if not missed:
             missed = colour_twins(small, named, self._matcher.frame_px.reshape(THUMB_H, THUMB_W), self._matcher,
                                   _WorkImage(small).thumbnails, _order_quad)

@@ -1,0 +1,132 @@
+"""Small cards: where to look again closer. numpy and OpenCV only.
+
+Every stage reads cards in a work image about 240 px high, where a card stands 25-72 % of the
+height; the lower bound keeps shelf texture from passing for cards. A camera farther from its shelf
+shows cards at 15-25 % of the frame: too small to find there, and too small to name (a thumbnail
+warped from a card 40 px high has lost its illustration). Where the outlines find no card, things
+of a small card's size are looked for; the frame is cut around them, brought up to a usual frame's
+height, and read again whole, so the cards stand in the cut-out at the size every stage knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .detect import Detector
+from .keypoints import quad_area, shared_area
+
+
+@dataclass(frozen=True)
+class ZoomSettings:
+    """Every number the zoom uses, with the reason for its value."""
+
+    #: a small card's long side, as a share of the work image's height: the smallest card the kit
+    #: reads (15 % of the frame, issue 15 point 3) turned by the camera's tilt is about 0.12; the
+    #: upper bound overlaps the outlines' own lower bound (0.25) by a tilted card's bounding box
+    card_height: tuple[float, float] = (0.1, 0.3)
+    #: a quad seen by the outline stages with a long side in this range (share of the work image's
+    #: height) is a card of the usual size, and cards on one shelf lie at one distance, so none is
+    #: small: above the small cards' range, below the largest card the outlines read (0.72)
+    usual_card: tuple[float, float] = (0.32, 0.72)
+    #: a card should stand at most this share of the cut-out's height: a card's neighbour, unseen,
+    #: must lie whole inside (a card cut by a frame's edge is the reader's weakest case), and a card
+    #: larger than the thing seen of it (its inner frame, its light half) still in the range the
+    #: outline stages read (0.25-0.72)
+    card_share: float = 0.32
+    #: ... and at least this share, or the cut-out gains too little to be read again: the outline
+    #: stages' own lower bound (0.25) with room for a card's tilt
+    least_share: float = 0.27
+    #: the cut-out reaches at least this many card heights beyond the things seen on each side: a
+    #: card's outline cut by the cut-out's edge is unreadable
+    margin: float = 0.5
+    #: a thing seen is a card named in the cut-out when they share this much of the thing's area:
+    #: a thing seen is a card's outline or a part of it (its inner frame, its light half)
+    covered: float = 0.6
+    #: the cut-out is brought up at most this many times: beyond, its cards are blurred past
+    #: naming (a card of 15 % in a 320 x 240 frame is 36 px high)
+    largest_factor: float = 3.0
+    #: after a reading in a cut-out, the whole frame is counted for outlines of a card this large
+    #: against the largest card named (long side): cards on one shelf lie at one distance, and a
+    #: tilt of 20 degrees changes a side by about a sixth; a card half under another is counted
+    #: by the cut-out's own reading
+    count_sizes: tuple[float, float] = (0.7, 1.4)
+    #: the cut-out is brought up to this height (px): a usual frame's (640 x 480), so the fine
+    #: look, the verification and the keypoints see the card at the size they read it in a frame
+    frame_height: int = 480
+
+
+SETTINGS = ZoomSettings()
+
+
+@dataclass(frozen=True)
+class CutOut:
+    """A part of a frame brought to a usual frame's size: ``image``, its top-left corner in the
+    frame (``x``, ``y``) and its ``factor`` (cut-out px per frame px)."""
+
+    image: np.ndarray
+    x: int
+    y: int
+    factor: float
+
+    def to_frame(self, quad: np.ndarray) -> np.ndarray:
+        """A quad of the cut-out (cut-out px) in frame px."""
+        return np.asarray(quad, np.float32) / np.float32(self.factor) + np.array([self.x, self.y], np.float32)
+
+
+def small_cards(small: np.ndarray, seen: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> list[np.ndarray]:
+    """Quads (work px) of things of a small card's size in the work image ``small``: the outlines
+    of a detector set to small cards, and the quads already ``seen`` (work px) of that size."""
+    low, high = settings.card_height
+    detector = Detector(min_card_height=low, max_card_height=high)
+    h = small.shape[0]
+    quads = [c.quad for c in detector.find(small) if c.fitted] + [np.asarray(q, np.float32) for q in seen]
+    return [q for q in quads if low * h <= long_side(q) <= high * h]
+
+
+def cut_out(frame: np.ndarray, scale: float, quads: Sequence[np.ndarray],
+            settings: ZoomSettings = SETTINGS) -> CutOut | None:
+    """The part of ``frame`` around ``quads`` (work px; ``scale``: work px per frame px) in which
+    the largest of them stands at most ``card_share`` of the height, brought to ``frame_height``;
+    None without quads or when a card would stand less than ``least_share`` of it."""
+    if not quads:
+        return None
+    points = np.vstack([np.asarray(q, np.float64).reshape(4, 2) for q in quads]) / scale
+    card = max(long_side(q) for q in quads) / scale
+    (x0, y0), (x1, y1) = points.min(axis=0) - settings.margin * card, points.max(axis=0) + settings.margin * card
+    frame_h, frame_w = frame.shape[:2]
+    height = max(y1 - y0, 0.75 * (x1 - x0), card / settings.card_share)
+    width = height / 0.75                                    # a usual frame's 4:3
+    if card < settings.least_share * height:
+        return None
+    height, width = min(height, frame_h), min(width, frame_w)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    left = int(round(min(max(0.0, cx - width / 2), frame_w - width)))
+    top = int(round(min(max(0.0, cy - height / 2), frame_h - height)))
+    part = frame[top:top + int(round(height)), left:left + int(round(width))]
+    factor = settings.frame_height / part.shape[0]
+    if factor > settings.largest_factor:
+        return None
+    image = cv2.resize(part, (max(1, round(part.shape[1] * factor)), settings.frame_height),
+                       interpolation=cv2.INTER_LINEAR)
+    return CutOut(image, left, top, factor)
+
+
+def usual_size(quad: np.ndarray, height: int, settings: ZoomSettings = SETTINGS) -> bool:
+    """Whether a quad (work px; ``height``: the work image's) is a card of the usual size."""
+    low, high = settings.usual_card
+    return low * height <= long_side(quad) <= high * height
+
+
+def covered(thing: np.ndarray, cards: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> bool:
+    """Whether a thing seen (a quad) is one of the ``cards`` (quads, the same px)."""
+    return any(shared_area(thing, card) >= settings.covered * quad_area(thing) for card in cards)
+
+
+def long_side(quad: np.ndarray) -> float:
+    """The longest side of a quad."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    return float(max(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4)))

@@ -1,0 +1,120 @@
+"""Small cards (15-25 % of the frame height) are read in a cut-out of the frame, and never at the
+cost of a card outside it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader
+from drivers.card_reader.reader import WORK_H, _work_image
+from drivers.card_reader.scenes import Placement, compose_scene
+from drivers.card_reader.zoom import SETTINGS, CutOut, ZoomSettings, covered, cut_out, long_side, small_cards
+
+SIZES = ((640, 480), (1280, 960))
+
+
+def small_pair(faces: dict[str, np.ndarray], layout: int, size: tuple[int, int] = (640, 480), height: float = 0.18):
+    """Two cards of 18 % of the frame side by side, each layout elsewhere, turned otherwise, on another shelf."""
+    first, second = SHIPPED_FACE_NAMES[layout], SHIPPED_FACE_NAMES[(layout + 3) % 8]
+    cx, cy = 0.3 + 0.07 * layout, 0.35 + 0.05 * layout
+    placements = [Placement(first, (cx, cy), 12.0 * layout, height),
+                  Placement(second, (cx + 0.16, cy + 0.04), -15.0 * layout, height)]
+    return compose_scene(faces, placements, ("wood", "iron", "copper")[layout % 3], seed=layout, size=size)
+
+
+def truth(shot) -> tuple[str, ...]:
+    return tuple(sorted(ingredient for ingredient, _ in shot.cards))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_small_cards_are_read_and_never_wrongly(faces, reader, size) -> None:
+    # the class: cards at 15-25 % of the frame, below the outline stages' range (0.25-0.72); none of
+    # these six layouts was read before the cut-out (each read "unsure")
+    shots = [small_pair(faces, layout, size) for layout in range(6)]
+    readings = [reader.identify(shot.image) for shot in shots]
+    assert all(r.status != "ok" or r.ingredients == truth(s) for r, s in zip(readings, shots)), readings
+    assert sum(r.status == "ok" for r in readings) >= 5, readings
+
+
+def test_a_small_card_far_from_the_pair_read_is_never_dropped(faces, reader) -> None:
+    # a third card of the same size beyond the cut-out around the pair: the whole frame is counted
+    for layout in range(3):
+        shot = small_pair(faces, layout)
+        lone = Placement(SHIPPED_FACE_NAMES[(layout + 5) % 8], (0.12, 0.84 - 0.05 * layout), 10.0, 0.18)
+        placements = [Placement(ing, (0.3 + 0.07 * layout + 0.16 * i, 0.35 + 0.05 * layout + 0.04 * i),
+                                (12.0, -15.0)[i] * layout, 0.18) for i, (ing, _) in enumerate(shot.cards)]
+        three = compose_scene(faces, [*placements, lone], ("wood", "iron", "copper")[layout % 3], seed=layout)
+        reading = reader.identify(three.image)
+        assert reading.status != "ok" or reading.ingredients == truth(three), reading
+
+
+def test_a_frame_too_coarse_to_name_small_cards_stays_unsure(faces, reader) -> None:
+    # cards of 18 % of a 320 x 240 frame (43 px high): the cut-out would be brought up more than
+    # ``largest_factor`` times, past naming
+    reading = reader.identify(small_pair(faces, 0, (320, 240)).image)
+    assert reading.status != "ok"
+
+
+def test_small_cards_are_found_in_the_work_image_and_cards_of_a_usual_size_are_not(faces) -> None:
+    shot = small_pair(faces, 1)
+    small, scale = _work_image(shot.image)
+    things = small_cards(small, [])
+    for _, quad in shot.cards:
+        assert any(covered(thing, [np.float32(quad) * scale]) for thing in things)
+    usual = compose_scene(faces, [Placement("fern", (0.5, 0.5), 10.0, 0.45)], "wood", seed=3)
+    assert small_cards(_work_image(usual.image)[0], []) == []
+
+
+def test_quads_already_seen_count_only_at_a_small_cards_size() -> None:
+    shelf = np.full((WORK_H, 320, 3), 60, np.uint8)
+    little = np.float32([[100, 100], [130, 100], [130, 142], [100, 142]])        # 42 px: 0.175 of 240
+    usual = np.float32([[100, 40], [175, 40], [175, 145], [100, 145]])          # 105 px: 0.44
+    assert [q.tolist() for q in small_cards(shelf, [little, usual])] == [little.tolist()]
+
+
+def test_the_cut_out_shows_a_card_at_the_share_set_and_maps_back_to_the_frame() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    frame[238:246, 326:334] = 255                                               # a mark at the card's middle
+    scale = WORK_H / 480
+    card = np.float32([[300, 200], [360, 200], [360, 284], [300, 284]])         # 84 px high in the frame
+    part = cut_out(frame, scale, [card * scale])
+    assert isinstance(part, CutOut)
+    assert part.image.shape[0] == SETTINGS.frame_height
+    assert long_side(card) * part.factor / part.image.shape[0] == pytest.approx(SETTINGS.card_share, abs=0.01)
+    inside = (card - np.float32([part.x, part.y])) * part.factor
+    assert np.allclose(part.to_frame(inside), card, atol=1e-3)
+    assert (inside >= 0).all() and (inside[:, 0] <= part.image.shape[1]).all()
+    x, y = np.round(inside.mean(axis=0)).astype(int)
+    assert (part.image[y, x] == 255).all()
+
+
+def test_no_cut_out_without_small_cards_or_for_cards_too_far_apart_or_too_coarse() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    scale = WORK_H / 480
+    assert cut_out(frame, scale, []) is None
+    card = np.float32([[0, 0], [60, 0], [60, 84], [0, 84]])
+    apart = [card + np.float32([20, 20]), card + np.float32([560, 380])]
+    assert cut_out(frame, scale, [q * scale for q in apart]) is None
+    coarse = np.zeros((240, 320, 3), np.uint8)                                   # a 43 px card: x3.5
+    tiny = np.float32([[100, 100], [131, 100], [131, 143], [100, 143]])
+    assert cut_out(coarse, 1.0, [tiny]) is None
+    assert cut_out(coarse, 1.0, [tiny], dataclasses.replace(SETTINGS, largest_factor=4.0)) is not None
+
+
+def test_a_thing_is_covered_by_a_card_sharing_most_of_it() -> None:
+    thing = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    assert covered(thing, [thing + np.float32([2, 2])])
+    assert not covered(thing, [thing + np.float32([7, 7])])
+    assert not covered(thing, [])
+
+
+def test_the_reader_takes_zoom_settings_and_refuses_anything_else(references) -> None:
+    settings = dataclasses.replace(SETTINGS, card_share=0.35)
+    assert CardReader(references, zoom=settings).zoom_settings is settings
+    with pytest.raises(TypeError, match="zoom must be ZoomSettings, not dict"):
+        CardReader(references, zoom={"card_share": 0.35})  # type: ignore[arg-type]
+    assert isinstance(SETTINGS, ZoomSettings)
