@@ -29,7 +29,7 @@ from .count import unaccounted
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
-from .zoom import ZoomSettings, covered, cut_out, long_side, small_cards, usual_size
+from .zoom import ZoomSettings, covered, cut_out, long_side, small_cards, smaller_than_usual, usual_size
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -397,22 +397,30 @@ class CardReader:
     def _identify(self, frame: np.ndarray) -> FrameReading:
         small, scale = _work_image(frame)
         reading = self._read_whole(frame, small, scale)
-        if reading.status != "ok":
-            reading = self._zoomed(frame, small, scale, reading) or reading
+        seen = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
+        height = small.shape[0]
+        if reading.status == "ok" and not all(smaller_than_usual(q, height, self.zoom_settings) for q in seen):
+            return reading
+        if reading.status != "ok" and any(usual_size(q, height, self.zoom_settings) for q in seen):
+            return reading               # cards on one shelf lie at one distance: none is small here
+        things = small_cards(small, seen, self.zoom_settings)
+        zoomed = self._zoomed(frame, small, scale, things)
+        if zoomed is not None:
+            return zoomed
+        if reading.status == "ok" and not all(covered(thing, seen, self.zoom_settings) for thing in things):
+            log.debug("card reader: unsure: a small card-like thing beside the small cards named")
+            return FrameReading("unsure", reading.cards)
         return reading
 
     def _zoomed(self, frame: np.ndarray, small: np.ndarray, scale: float,
-                first: FrameReading) -> FrameReading | None:
-        """An "ok" reading of cards too small for the work image (``zoom``), or None.
+                things: list[np.ndarray]) -> FrameReading | None:
+        """The reading of cards too small for the work image, or None (``zoom``): ``things`` (work
+        px) are the things of a small card's size seen in it.
 
-        The frame is cut around the things of a small card's size and the cut-out read whole;
-        its cards are then counted against the whole frame at their own size, so a card outside
-        the cut-out is never dropped.
+        The frame is cut around them and the cut-out read whole. Its "ok" stands only when it names
+        every thing seen; its cards are then counted against the whole frame at their own size,
+        so a card outside the cut-out is never dropped (the reading is then unsure).
         """
-        seen = [np.asarray(c.quad, np.float32) * scale for c in first.cards]
-        if any(usual_size(q, small.shape[0], self.zoom_settings) for q in seen):
-            return None                  # cards on one shelf lie at one distance: none is small here
-        things = small_cards(small, seen, self.zoom_settings)
         part = cut_out(frame, scale, things, self.zoom_settings)
         if part is None:
             return None

@@ -121,6 +121,12 @@ def usual_size(quad: np.ndarray, height: int, settings: ZoomSettings = SETTINGS)
     return low * height <= long_side(quad) <= high * height
 
 
+def smaller_than_usual(quad: np.ndarray, height: int, settings: ZoomSettings = SETTINGS) -> bool:
+    """Whether a quad (work px) is smaller than a card of the usual size: a card named there lies
+    at the edge of the outline stages' range, where they see its neighbours least well."""
+    return long_side(quad) < settings.usual_card[0] * height
+
+
 def covered(thing: np.ndarray, cards: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> bool:
     """Whether a thing seen (a quad) is one of the ``cards`` (quads, the same px)."""
     return any(shared_area(thing, card) >= settings.covered * quad_area(thing) for card in cards)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader
+from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, CardSighting, FrameReading
 from drivers.card_reader.reader import WORK_H, _work_image
 from drivers.card_reader.scenes import Placement, compose_scene
 from drivers.card_reader.zoom import SETTINGS, CutOut, ZoomSettings, covered, cut_out, long_side, small_cards
@@ -50,6 +50,36 @@ def test_a_small_card_far_from_the_pair_read_is_never_dropped(faces, reader) -> 
         three = compose_scene(faces, [*placements, lone], ("wood", "iron", "copper")[layout % 3], seed=layout)
         reading = reader.identify(three.image)
         assert reading.status != "ok" or reading.ingredients == truth(three), reading
+
+
+def test_an_ok_reading_of_small_cards_that_left_one_out_is_read_again_closer(faces, reader, monkeypatch) -> None:
+    # the class: small cards lie at the edge of the outline stages' range, where a neighbour is
+    # seen least well; an "ok" naming them is checked in a cut-out, here after a first pass that
+    # named only one card of the pair
+    read_whole = reader._read_whole
+    for layout in range(4):
+        shot = small_pair(faces, layout)
+        calls = []
+
+        def first_pass_drops_one(frame, small, scale, shot=shot, calls=calls):
+            calls.append(frame.shape)
+            if len(calls) > 1:
+                return read_whole(frame, small, scale)
+            ingredient, quad = shot.cards[0]
+            return FrameReading("ok", [CardSighting(ingredient, tuple(map(tuple, quad)), 0.9)])
+
+        monkeypatch.setattr(reader, "_read_whole", first_pass_drops_one)
+        reading = reader.identify(shot.image)
+        assert reading.status != "ok" or reading.ingredients == truth(shot), (layout, reading)
+
+
+def test_an_ok_reading_of_cards_of_the_usual_size_is_not_read_again(faces, reader, monkeypatch) -> None:
+    shot = compose_scene(faces, [Placement("fern", (0.35, 0.5), 10.0, 0.45), Placement("toad", (0.7, 0.5), -5.0, 0.45)],
+                         "wood", seed=3)
+    first = reader.identify(shot.image)
+    assert first.status == "ok"
+    monkeypatch.setattr("drivers.card_reader.reader.cut_out", lambda *args: pytest.fail("read again closer"))
+    assert reader.identify(shot.image) == first
 
 
 def test_a_frame_too_coarse_to_name_small_cards_stays_unsure(faces, reader) -> None:
