@@ -29,7 +29,8 @@ from .count import unaccounted
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
-from .zoom import ZoomSettings, covered, cut_out, long_side, small_cards, smaller_than_usual, usual_size
+from .zoom import (ZoomSettings, covered, cut_out, larger_than_usual, long_side, small_cards, smaller_than_usual,
+                   usual_size)
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -401,6 +402,8 @@ class CardReader:
         height = small.shape[0]
         if reading.status == "ok" and not all(smaller_than_usual(q, height, self.zoom_settings) for q in seen):
             return reading
+        if reading.status != "ok" and any(larger_than_usual(q, height, self.zoom_settings) for q in seen):
+            return self._read_large(frame, small, scale) or reading
         if reading.status != "ok" and any(usual_size(q, height, self.zoom_settings) for q in seen):
             return reading               # cards on one shelf lie at one distance: none is small here
         things = small_cards(small, seen, self.zoom_settings)
@@ -411,6 +414,16 @@ class CardReader:
             log.debug("card reader: unsure: a small card-like thing beside the small cards named")
             return FrameReading("unsure", reading.cards)
         return reading
+
+    def _read_large(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading | None:
+        """An "ok" reading of cards larger than the outline stages' range (a camera close to its
+        shelf), or None: the frame read again whole with outlines of the large cards' range."""
+        low, high = self.zoom_settings.large_card
+        wide = copy.copy(self)           # the same faces and settings, another range of outlines
+        wide._detector = Detector(min_card_height=low, max_card_height=high)
+        reading = wide._read_whole(frame, small, scale)
+        log.debug("card reader: read again for large cards: %s", reading.status)
+        return reading if reading.status == "ok" else None
 
     def _zoomed(self, frame: np.ndarray, small: np.ndarray, scale: float,
                 things: list[np.ndarray]) -> FrameReading | None:

@@ -32,6 +32,11 @@ class ZoomSettings:
     #: height) is a card of the usual size, and cards on one shelf lie at one distance, so none is
     #: small: above the small cards' range, below the largest card the outlines read (0.72)
     usual_card: tuple[float, float] = (0.32, 0.72)
+    #: a frame the outlines leave unsure with a quad longer than the usual range (a camera close
+    #: to its shelf: cards of 60-85 % of the frame, issue 15 point 3) is read again with outlines
+    #: of this range: from the middle of the usual range (a tilted card's long side is its height
+    #: and more) to the whole height
+    large_card: tuple[float, float] = (0.45, 1.0)
     #: a card should stand at most this share of the cut-out's height: a card's neighbour, unseen,
     #: must lie whole inside (a card cut by a frame's edge is the reader's weakest case), and a card
     #: larger than the thing seen of it (its inner frame, its light half) still in the range the
@@ -125,6 +130,11 @@ def smaller_than_usual(quad: np.ndarray, height: int, settings: ZoomSettings = S
     """Whether a quad (work px) is smaller than a card of the usual size: a card named there lies
     at the edge of the outline stages' range, where they see its neighbours least well."""
     return long_side(quad) < settings.usual_card[0] * height
+
+
+def larger_than_usual(quad: np.ndarray, height: int, settings: ZoomSettings = SETTINGS) -> bool:
+    """Whether a quad (work px) is longer than a card of the usual size."""
+    return long_side(quad) > settings.usual_card[1] * height
 
 
 def covered(thing: np.ndarray, cards: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> bool:
