@@ -434,15 +434,17 @@ class CardReader:
         every thing seen; its cards are then counted against the whole frame at their own size,
         so a card outside the cut-out is never dropped (the reading is then unsure).
         """
-        part = cut_out(frame, scale, things, self.zoom_settings)
-        if part is None:
+        reading = self._read_cut_out(frame, scale, things)
+        if reading is None:
             return None
-        inner = self._read_whole(part.image, *_work_image(part.image))
-        if inner.status != "ok":
-            return None
-        reading = FrameReading("ok", [_sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
-                                      for c in inner.cards])
         named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
+        if max(long_side(q) for q in named) > self.zoom_settings.larger_than_seen * max(long_side(q) for q in things):
+            # what was seen was a part of each card (its inner frame): the cut-out was cut for smaller
+            # cards and a neighbour may cross its edge, so it is cut again around the cards named
+            reading = self._read_cut_out(frame, scale, named)
+            if reading is None:
+                return None
+            named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
         if not all(covered(thing, named, self.zoom_settings) for thing in things):
             log.debug("card reader: unsure: a small card-like thing the cut-out's reading does not name")
             return None
@@ -452,9 +454,19 @@ class CardReader:
         reading = self._counted(frame, small, scale, reading, detector)
         if reading.status == "ok":
             reading = self._counted_by_keypoints(frame, reading)
-        log.debug("card reader: read in a cut-out %d px wide at x%.1f: %s", part.image.shape[1], part.factor,
-                  reading.status)
+        log.debug("card reader: read in a cut-out: %s", reading.status)
         return reading
+
+    def _read_cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> FrameReading | None:
+        """The "ok" reading (frame px) of the cut-out around ``things`` (work px), or None."""
+        part = cut_out(frame, scale, things, self.zoom_settings)
+        if part is None:
+            return None
+        inner = self._read_whole(part.image, *_work_image(part.image))
+        if inner.status != "ok":
+            return None
+        return FrameReading("ok", [_sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
+                                   for c in inner.cards])
 
     def _read_whole(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
         """The reading of a frame by every stage, at the work image's scale."""

@@ -54,6 +54,11 @@ class ZoomSettings:
     #: the cut-out is brought up at most this many times: beyond, its cards are blurred past
     #: naming (a card of 15 % in a 320 x 240 frame is 36 px high)
     largest_factor: float = 3.0
+    #: a card named in the cut-out longer than this against the largest thing seen shows that the
+    #: things were parts of cards (an inner frame is about 0.75 of its card), and the cut-out, cut
+    #: for smaller cards, is cut again around the cards named; a card's outline fitted a little
+    #: inside or outside its edge differs by a few per cent
+    larger_than_seen: float = 1.15
     #: after a reading in a cut-out, the whole frame is counted for outlines of a card this large
     #: against the largest card named (long side): cards on one shelf lie at one distance, and a
     #: tilt of 20 degrees changes a side by about a sixth; a card half under another is counted

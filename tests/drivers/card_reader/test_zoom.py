@@ -83,6 +83,28 @@ def test_an_ok_reading_of_cards_of_the_usual_size_is_not_read_again(faces, reade
     assert reader.identify(shot.image) == first
 
 
+def test_a_cut_out_made_for_a_part_of_a_card_is_cut_again_around_the_card(faces, reader, monkeypatch) -> None:
+    # the class: the outlines of a small card's size found its inner frame (a dark deck), so the
+    # cut-out was cut for smaller cards and a neighbour may cross its edge
+    from drivers.card_reader import reader as reader_module
+
+    shot = compose_scene(faces, [Placement("mushroom", (0.45, 0.5), 25.0, 0.2)], "wood", seed=2)
+    small, scale = _work_image(shot.image)
+    quad = np.float32(shot.cards[0][1]) * scale
+    inner_frame = (quad - quad.mean(axis=0)) * 0.75 + quad.mean(axis=0)
+    cuts = []
+
+    def cut_out_spy(frame, scale, things, settings):
+        cuts.append(max(long_side(q) for q in things))
+        return cut_out(frame, scale, things, settings)
+
+    monkeypatch.setattr(reader_module, "small_cards", lambda *args: [inner_frame])
+    monkeypatch.setattr(reader_module, "cut_out", cut_out_spy)
+    reading = reader.identify(shot.image)
+    assert len(cuts) == 2 and cuts[1] > SETTINGS.larger_than_seen * cuts[0], cuts
+    assert reading.status != "ok" or reading.ingredients == truth(shot), reading
+
+
 def test_a_frame_too_coarse_to_name_small_cards_stays_unsure(faces, reader) -> None:
     # cards of 18 % of a 320 x 240 frame (43 px high): the cut-out would be brought up more than
     # ``largest_factor`` times, past naming
