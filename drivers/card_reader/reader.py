@@ -6,7 +6,8 @@ share, so colour cast, dim or bright light and gradients cancel); compare the th
 upright and upside-down orientation, with every enrolled face by normalised correlation weighted to
 the pixels where the faces differ (illustration and title, not the shared frame); accept only a best
 match clearly ahead of the runner-up. Anything card-like that cannot be read confidently makes the
-frame "unsure": a wrong ingredient is far worse than asking the player to adjust the cards.
+frame "unsure": a wrong ingredient is far worse than asking the player to adjust the cards. Cards
+smaller or larger than the work image's outlines read are looked for again (``zoom``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
-"""Small cards: where to look again closer. numpy and OpenCV only.
+"""Cards smaller or larger than the outline stages read: where to look again. numpy and OpenCV only.
 
 Every stage reads cards in a work image about 240 px high, where a card stands 25-72 % of the
-height; the lower bound keeps shelf texture from passing for cards. A camera farther from its shelf
-shows cards at 15-25 % of the frame: too small to find there, and too small to name (a thumbnail
-warped from a card 40 px high has lost its illustration). Where the outlines find no card, things
-of a small card's size are looked for; the frame is cut around them, brought up to a usual frame's
-height, and read again whole, so the cards stand in the cut-out at the size every stage knows.
+height; the lower bound keeps shelf texture from passing for cards, the upper one the shelf's own
+large patches. A camera farther from its shelf shows cards at 15-25 % of the frame: too small to
+find there, and too small to name (a thumbnail warped from a card 40 px high has lost its
+illustration). Where the outlines find no card of the usual size, things of a small card's size
+are looked for; the frame is cut around them, brought up to a usual frame's height, and read again
+whole, so the cards stand in the cut-out at the size every stage knows. A camera close to its
+shelf shows them at 60-85 %: beside an outline longer than the usual range, the frame is read
+again with outlines of the large cards' range.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class ZoomSettings:
     #: and more) to the whole height
     large_card: tuple[float, float] = (0.45, 1.0)
     #: a card should stand at most this share of the cut-out's height: a card's neighbour, unseen,
-    #: must lie whole inside (a card cut by a frame's edge is the reader's weakest case), and a card
+    #: should lie whole inside (a card cut by a frame's edge is the reader's weakest case), and a card
     #: larger than the thing seen of it (its inner frame, its light half) still in the range the
     #: outline stages read (0.25-0.72)
     card_share: float = 0.32
