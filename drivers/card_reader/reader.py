@@ -30,8 +30,8 @@ from .count import unaccounted
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
-from .zoom import (ZoomSettings, covered, cut_out, larger_than_usual, long_side, small_cards, smaller_than_usual,
-                   usual_size)
+from .zoom import (ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
+                   smaller_than_usual, usual_size)
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -405,9 +405,10 @@ class CardReader:
             return reading
         if reading.status != "ok" and any(larger_than_usual(q, height, self.zoom_settings) for q in seen):
             return self._read_large(frame, small, scale) or reading
-        if reading.status != "ok" and any(usual_size(q, height, self.zoom_settings) for q in seen):
+        named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards if c.ingredient is not None]
+        if reading.status != "ok" and any(usual_size(q, height, self.zoom_settings) for q in named):
             return reading               # cards on one shelf lie at one distance: none is small here
-        things = small_cards(small, seen, self.zoom_settings)
+        things = small_cards(small, seen, self.zoom_settings) + edge_outlines(frame, scale, self.zoom_settings)
         zoomed = self._zoomed(frame, small, scale, things)
         if zoomed is not None:
             return zoomed

@@ -4,8 +4,9 @@ Every stage reads cards in a work image about 240 px high, where a card stands 2
 height; the lower bound keeps shelf texture from passing for cards, the upper one the shelf's own
 large patches. A camera farther from its shelf shows cards at 15-25 % of the frame: too small to
 find there, and too small to name (a thumbnail warped from a card 40 px high has lost its
-illustration). Where the outlines find no card of the usual size, things of a small card's size
-are looked for; the frame is cut around them, brought up to a usual frame's height, and read again
+illustration). Where the outlines name no card of the usual size, things of a small card's size
+are looked for, by their outlines in the work image and by their closed edges in the frame (a dark
+card's thin rim); the frame is cut around them, brought up to a usual frame's height, and read again
 whole, so the cards stand in the cut-out at the size every stage knows. A camera close to its
 shelf shows them at 60-85 %: beside an outline longer than the usual range, the frame is read
 again with outlines of the large cards' range.
@@ -70,6 +71,27 @@ class ZoomSettings:
     #: the cut-out is brought up to this height (px): a usual frame's (640 x 480), so the fine
     #: look, the verification and the keypoints see the card at the size they read it in a frame
     frame_height: int = 480
+    #: small cards are also looked for by their edges, in the frame brought down to at most this
+    #: height (px): a card's thin light rim around a dark frame (a navy deck on a dark shelf), one
+    #: or two px at 480, is lost in the work image, where the outlines see no card-sized blob
+    edge_height: int = 480
+    #: the edge finder's two levels (Canny's hysteresis, grey levels): on small-card scenes of three
+    #: designs (seeds from 6,100,000) 20/60 joined cards' edges to the shelf's texture and found
+    #: fewer cards; 60/180 broke the rims of cards in dim light
+    edge_levels: tuple[int, int] = (40, 120)
+    #: a closed edge's hull is a quad when it keeps to four corners within this share of its
+    #: perimeter: a card's rounded corners and a pixel's rounding stay inside, a finger across it not
+    edge_corner_tolerance: float = 0.03
+    #: ... and it is card-shaped when it fills this share of the rectangle around it (a card seen
+    #: tilted is a trapezium that fills 0.9 or more; a bent shelf pattern's hull far less) ...
+    edge_filled: float = 0.8
+    #: ... and is as long over short as a card may look: 1.4, tilted up to 20 degrees (the outline
+    #: stages' own range); a tablecloth's squares are 1.0
+    edge_aspect: tuple[float, float] = (1.1, 1.8)
+    #: the rectangle upright around a card is at least as long as the card's long side and at most
+    #: this many times it (a card turned 45 degrees: (1 + 1/1.4) / sqrt(2) = 1.21): edges of other
+    #: sizes are passed over before their shape is looked at
+    edge_box: float = 1.25
 
 
 SETTINGS = ZoomSettings()
@@ -98,6 +120,37 @@ def small_cards(small: np.ndarray, seen: Sequence[np.ndarray], settings: ZoomSet
     h = small.shape[0]
     quads = [c.quad for c in detector.find(small) if c.fitted] + [np.asarray(q, np.float32) for q in seen]
     return [q for q in quads if low * h <= long_side(q) <= high * h]
+
+
+def edge_outlines(frame: np.ndarray, scale: float, settings: ZoomSettings = SETTINGS) -> list[np.ndarray]:
+    """Quads (work px; ``scale``: work px per frame px) of closed card-shaped edges of a small
+    card's size in ``frame``: a card found by its rim where its light does not stand out."""
+    factor = min(1.0, settings.edge_height / frame.shape[0])
+    image = frame if factor == 1.0 else cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    edges = cv2.dilate(cv2.Canny(grey, *settings.edge_levels), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    low, high = settings.card_height
+    height = image.shape[0]
+    found = []
+    for contour in contours:
+        _, _, box_w, box_h = cv2.boundingRect(contour)
+        if not low * height <= max(box_w, box_h) <= settings.edge_box * high * height:
+            continue
+        hull = cv2.convexHull(contour)
+        corners = cv2.approxPolyDP(hull, settings.edge_corner_tolerance * cv2.arcLength(hull, True), True)
+        if len(corners) != 4:
+            continue
+        quad = corners.reshape(4, 2).astype(np.float32)
+        if not low * height <= long_side(quad) <= high * height:
+            continue
+        (_, _), (w, h), _ = cv2.minAreaRect(quad)
+        if min(w, h) < 1 or not settings.edge_aspect[0] <= max(w, h) / min(w, h) <= settings.edge_aspect[1]:
+            continue
+        if cv2.contourArea(quad) < settings.edge_filled * w * h:
+            continue
+        found.append(quad * np.float32(scale / factor))
+    return found
 
 
 def cut_out(frame: np.ndarray, scale: float, quads: Sequence[np.ndarray],
