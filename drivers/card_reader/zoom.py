@@ -75,9 +75,10 @@ class ZoomSettings:
     #: height (px): a card's thin light rim around a dark frame (a navy deck on a dark shelf), one
     #: or two px at 480, is lost in the work image, where the outlines see no card-sized blob
     edge_height: int = 480
-    #: the edge finder's two levels (Canny's hysteresis, grey levels): on small-card scenes of three
-    #: designs (seeds from 6,100,000) 20/60 joined cards' edges to the shelf's texture and found
-    #: fewer cards; 60/180 broke the rims of cards in dim light
+    #: the edge finder's two levels (Canny's hysteresis, grey levels): on 30 small-card scenes each
+    #: of three designs (seeds from 6,100,000) these found 22, 25 and 29 of their 60 cards; 20/60
+    #: fewer of each (17, 20, 22: the shelf's texture joins the cards' edges), 60/180 fewer of the
+    #: dark deck's (17) for 2-3 more of the others'
     edge_levels: tuple[int, int] = (40, 120)
     #: a closed edge's hull is a quad when it keeps to four corners within this share of its
     #: perimeter: a card's rounded corners and a pixel's rounding stay inside, a finger across it not
