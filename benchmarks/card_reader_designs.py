@@ -4,6 +4,7 @@
         [--designs a,b,...] [--textbook K] [--tolerance T]
     ./dev bench card_reader_designs --scenes 200 --hard 100          # a quick look (minutes)
     ./dev bench card_reader_designs                                  # the full run (3000 + 1000 a design)
+    ./dev bench card_reader_designs --shelf                          # the kit with its empty shelf captured
 
 For each design D of ``drivers.card_reader.designs.DESIGN_NAMES`` in turn: whatever the reader can
 tune is tuned on scenes of the *other* designs only, D's faces and back are enrolled from their
@@ -24,7 +25,9 @@ Two sets per design, each scene's kind, background and conditions drawn from its
 Figures: *read right* = readable scenes read ``ok`` with exactly their cards (each at its place);
 *WRONG* = scenes read ``ok`` naming a card not there or leaving a card in view unnamed (all scenes
 of the set); *unsure* = readable scenes read ``unsure``; *empty* = empty tables read ``empty``;
-*held back* = scenes that must be ``unsure`` read ``unsure``. Time: each ``identify`` call on a
+*held back* = scenes that must be ``unsure`` read ``unsure``. ``--shelf``: before each scene the reader
+is given the same table without cards (``DesignScene.empty_shelf``: another light, the camera settled
+by up to 0.7 px, no glare or shadow), as the kit captures it before a game; its capture is not timed. Time: each ``identify`` call on a
 640 x 480 frame, one core (``cv2.setNumThreads(1)``). The textbook ORB + RANSAC matcher
 (benchmarks/textbook_matcher.py) reads the first ``--textbook`` normal scenes in the same run, each
 frame right after the reader, and the ratio of the two means on those frames is printed.
@@ -50,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import drivers.card_reader as card_reader  # noqa: E402
 from drivers.card_reader import CardReader, enroll  # noqa: E402
+from drivers.card_reader.shelf import EmptyShelf  # noqa: E402
 from drivers.card_reader.designs import (  # noqa: E402
     DESIGN_NAMES,
     EMPTY_KINDS,
@@ -141,6 +145,7 @@ def read_set(reader: Any, design_name: str, seeds: range, hard: bool, args: argp
     mine_on_theirs: list[tuple[float, float]] = []
     for seed in seeds:
         scene = design_scene(design, seed, kind=args.kind, hard=hard)
+        reader.empty_shelf = EmptyShelf(scene.empty_shelf()) if args.shelf else None
         reading, ms = timed(reader, scene)
         verdict = judge(scene, reading)
         mine.add(scene, verdict.outcome, verdict.reason, ms)
@@ -200,6 +205,8 @@ def main(argv: list[str]) -> int:
                    help="every scene of both sets of this kind (one failure class at a time)")
     p.add_argument("--without-back", action="store_true",
                    help="enrol the faces only, as a kit whose card back was never enrolled reads")
+    p.add_argument("--shelf", action="store_true",
+                   help="give the reader each scene's table without cards, as the kit captures it before a game")
     args = p.parse_args(argv)
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
     unknown = [d for d in designs if d not in DESIGN_NAMES]
@@ -210,7 +217,8 @@ def main(argv: list[str]) -> int:
     cv2.setNumThreads(1)
     print(f"card reader, one design left out at a time: {args.scenes} normal + {args.hard} hard scenes a design, "
           f"seeds from {args.seed}, designs seed {args.design_seed}, tolerance {args.tolerance}, "
-          f"OpenCV {cv2.__version__}, 1 thread")
+          f"OpenCV {cv2.__version__}, 1 thread"
+          + (", the empty shelf captured before each scene" if args.shelf else ", no empty shelf captured"))
     summary = []
     for name in designs:
         others = [d for d in DESIGN_NAMES if d != name]

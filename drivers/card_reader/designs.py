@@ -541,6 +541,11 @@ class DesignScene:
     cards: list[CardTruth]
     seed: int
     conditions: Conditions = field(repr=False, default_factory=Conditions)
+    table_seed: int = 0
+
+    def empty_shelf(self) -> np.ndarray:
+        """The same table without cards, as the kit captured it before the game (``empty_shelf``)."""
+        return empty_shelf(self.background, self.size, self.table_seed, self.conditions, self.seed)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -691,14 +696,46 @@ def design_scene(design: CardDesign, seed: int, kind: str | None = None, hard: b
         if built is None:
             continue
         places, cond, expected = built
-        bg = table_background(background, size, int(rng.integers(1 << 30)))
+        table_seed = int(rng.integers(1 << 30))
+        bg = table_background(background, size, table_seed)
         faces = dict(design.faces)
         composed = compose_scene(faces, places, bg, int(rng.integers(1 << 30)), size, cond, back=design.back)
         cards = [CardTruth(p.ingredient, quad, not p.face_down, p.light,
                            _inside_share(np.asarray(quad, np.float64), size))
                  for p, (_, quad) in zip(places, composed.cards)]
-        return DesignScene(composed.image, design.name, background, kind, is_hard, expected, cards, seed, cond)
+        return DesignScene(composed.image, design.name, background, kind, is_hard, expected, cards, seed, cond,
+                           table_seed)
     raise RuntimeError(f"could not lay out a {kind!r} scene of design {design.name!r} for seed {seed}")
+
+
+#: how far the room's light drifts between the capture of the empty shelf and a frame of the game:
+#: brightness (daylight fading, a lamp switched on), colour cast and the gradient across the shelf
+SHELF_DRIFT_BRIGHTNESS = (0.8, 1.25)
+SHELF_DRIFT_CAST = (0.93, 1.07)
+SHELF_DRIFT_UNEVEN = 0.15
+#: how far the camera may have settled since the capture, px of a 640 x 480 frame (a bumped kit)
+SHELF_SHIFT = 0.7
+
+
+def empty_shelf(background: str, size: tuple[int, int], table_seed: int, cond: Conditions, seed: int) -> np.ndarray:
+    """The table ``background`` of a scene without its cards, as captured before the game: under
+    another light (the room's drifts above, no glare or shadow, its own blur, noise and JPEG) and
+    with the camera shifted by up to ``SHELF_SHIFT``. Deterministic for its arguments."""
+    rng = np.random.default_rng([seed, 0x5E1F])
+    bg = table_background(background, size, table_seed)
+    shift = float(rng.uniform(-SHELF_SHIFT, SHELF_SHIFT)) * size[0] / 640
+    lift = float(rng.uniform(-SHELF_SHIFT, SHELF_SHIFT)) * size[0] / 640
+    bg = cv2.warpAffine(bg, np.float32([[1, 0, shift], [0, 1, lift]]), size, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REFLECT)
+    light = Conditions(
+        brightness=float(np.clip(cond.brightness * rng.uniform(*SHELF_DRIFT_BRIGHTNESS), 0.4, 1.5)),
+        cast=tuple(float(c * rng.uniform(*SHELF_DRIFT_CAST)) for c in cond.cast),  # type: ignore[arg-type]
+        uneven=float(np.clip(cond.uneven + rng.uniform(-SHELF_DRIFT_UNEVEN, SHELF_DRIFT_UNEVEN), 0, 0.5)),
+        uneven_angle=cond.uneven_angle + float(rng.uniform(-30, 30)),
+        blur_sigma=float(rng.uniform(0, 1.5)) if rng.random() < 0.6 else 0.0,
+        noise=float(rng.uniform(1, 6)),
+        jpeg=int(rng.integers(55, 91)) if rng.random() < 0.8 else None)
+    return compose_scene({}, [], bg, int(rng.integers(1 << 30)), size, light).image
 
 
 def _lay_out(rng: np.random.Generator, kind: str, size: tuple[int, int],

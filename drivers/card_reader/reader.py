@@ -32,6 +32,7 @@ from .verify import VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
                    smaller_than_usual, usual_size)
+from .shelf import EmptyShelf
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -94,6 +95,12 @@ BLOCK = 6
 #: a light region that may hide a card is read as one if the rectangle around it is this large
 #: (share of the cards known)
 HIDING_AREA = (0.75, 1.5)
+#: a change since the shelf was empty is read as a card if the rectangle around it has a card's
+#: aspect (1.4), give or take the camera's tilt (20 degrees: 1.15-1.75) ...
+CHANGE_ASPECT = (1.15, 1.75)
+#: ... and, with no card named beside it, a long side in the range of the cards the kit reads
+#: (15-85 % of the frame's height, issue 15 point 3), tilted
+CHANGE_HEIGHT = (0.13, 0.95)
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
@@ -357,6 +364,19 @@ class CardReader:
         if not isinstance(zoom, ZoomSettings):
             raise TypeError(f"zoom must be ZoomSettings, not {type(zoom).__name__}")
         self.zoom_settings = zoom
+        self._empty_shelf: EmptyShelf | None = None
+
+    @property
+    def empty_shelf(self) -> EmptyShelf | None:
+        """The frame of the empty shelf the frames are compared with (``shelf``), or None: none was
+        captured, and the texture of the shelf is told from cards by the stages alone."""
+        return self._empty_shelf
+
+    @empty_shelf.setter
+    def empty_shelf(self, shelf: EmptyShelf | None) -> None:
+        if shelf is not None and not isinstance(shelf, EmptyShelf):
+            raise TypeError(f"empty_shelf must be an EmptyShelf or None, not {type(shelf).__name__}")
+        self._empty_shelf = shelf
 
     @property
     def tolerance(self) -> float:
@@ -397,6 +417,80 @@ class CardReader:
             return FrameReading("unsure")
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
+        reading = self._read_at_every_size(frame)
+        if self._empty_shelf is None or reading.status == "ok":
+            return reading
+        return self._told_by_shelf(frame, reading, self._empty_shelf)
+
+    def _told_by_shelf(self, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf) -> FrameReading:
+        """``reading`` (not "ok") settled by what changed since the shelf was empty (``shelf``):
+        "empty" where nothing of a card's size changed; "ok" where every change lies under a card
+        named, read by the stages or in the change itself, and every card passes verification;
+        else ``reading`` itself. What the stages alone could not tell from a card is then the
+        shelf's own texture, or a shadow or glare over it."""
+        changes = shelf.changes(frame)
+        if changes is None:
+            return reading
+        named = [c for c in reading.cards if c.ingredient is not None and c.confidence >= self.threshold]
+        left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])
+        if not left and not named:
+            log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
+            return FrameReading("empty")
+        if left:
+            small, scale = _work_image(frame)
+            named += self._placed_in_changes(frame, reading, named)
+            for box in shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named]):
+                card = self._read_change(frame, small, scale, box, named)
+                named += [card] if card is not None else []
+            if not all(self._glare(small, scale, box * scale, named)
+                       for box in shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])):
+                return reading
+        if _overlapping([np.asarray(c.quad, np.float32) for c in named]):
+            return reading
+        verified = self._verified(frame, FrameReading("ok", named))
+        if verified.status != "ok":
+            return reading
+        log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
+        return verified
+
+    def _placed_in_changes(self, frame: np.ndarray, reading: FrameReading,
+                           named: list[CardSighting]) -> list[CardSighting]:
+        """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``): cards
+        whose changes merged into one (two overlapping, one under a finger)."""
+        placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
+                                    [np.asarray(c.quad, np.float32) for c in named])
+        return [_sighting(ing, q, conf) for ing, q, conf in placed or ()
+                if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)]
+
+    def _glare(self, small: np.ndarray, scale: float, box: np.ndarray, named: list[CardSighting]) -> bool:
+        """Whether a change (``box``, work px) smaller than the cards ``named`` (or the smallest card
+        read) is a glare spot: it cannot hide a card, which would show around it, and
+        ``_featureless`` tells glare from a card's face."""
+        card = (float(np.mean([quad_area(np.asarray(c.quad, np.float32) * scale) for c in named])) if named
+                else (CHANGE_HEIGHT[0] * small.shape[0]) ** 2 / 1.4)
+        if quad_area(box) > card:
+            return False
+        histogram = np.add.reduce([cv2.calcHist([small], [c], None, [256], [0, 256]).ravel()
+                                   for c in range(small.shape[2])])
+        return self._featureless(_WorkImage(small).thumbnails(_order_quad(box))[0], _percentile_u8(histogram, 99.5))
+
+    def _read_change(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
+                     named: list[CardSighting]) -> CardSighting | None:
+        """The card a change of the shelf shows (``box``: the rectangle around it, frame px), or
+        None: a change of a card's shape and size (that of the cards ``named``, or of any card the
+        kit reads) read as one."""
+        sides = sorted(float(np.linalg.norm(box[(i + 1) % 4] - box[i])) for i in range(2))
+        if not CHANGE_ASPECT[0] <= sides[1] / max(1.0, sides[0]) <= CHANGE_ASPECT[1]:
+            return None
+        if named:
+            card_area = float(np.mean([quad_area(np.asarray(c.quad, np.float32)) for c in named]))
+            if not HIDING_AREA[0] * card_area <= quad_area(box) <= HIDING_AREA[1] * card_area:
+                return None
+        elif not CHANGE_HEIGHT[0] <= sides[1] / frame.shape[0] <= CHANGE_HEIGHT[1]:
+            return None
+        return self._read_region(frame, small, scale, box * scale)
+
+    def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = _work_image(frame)
         reading = self._read_whole(frame, small, scale)
         seen = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
@@ -619,12 +713,17 @@ class CardReader:
     def _read_hiding_place(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
                            known: list[np.ndarray]) -> CardSighting | None:
         """The card a light region that may hide one shows (``box``: the rectangle around it, work
-        px), or None. The rectangle, snapped to the card's printed edge and trimmed to its aspect
-        (``_retry_quads``), is read by the fine look upright and upside down; as it tries many
-        quads, the best reading must be halfway from the tolerance's threshold to certainty."""
+        px), or None: a region of the known cards' size read as one (``_read_region``)."""
         card_area = float(np.mean([quad_area(q) for q in known]))
         if not HIDING_AREA[0] * card_area <= quad_area(box) <= HIDING_AREA[1] * card_area:
             return None
+        return self._read_region(frame, small, scale, box)
+
+    def _read_region(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
+        """The card a region shows (``box``: the rectangle around it, work px), or None. The
+        rectangle, snapped to the card's printed edge and trimmed to its aspect (``_retry_quads``),
+        is read by the fine look upright and upside down; as it tries many quads, the best reading
+        must be halfway from the tolerance's threshold to certainty."""
         best: tuple[float, str, np.ndarray] | None = None
         for quad in [_order_quad(box), *(_order_quad(q) for q in self._retry_quads(small, box))]:
             for oriented in (quad, np.roll(quad, 2, axis=0)):

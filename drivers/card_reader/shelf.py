@@ -1,0 +1,174 @@
+"""The empty shelf as a reference: what in a frame is not the shelf. numpy and OpenCV only.
+
+The camera and the shelf are fixed in the cauldron, so a frame of the empty shelf, captured before
+the game, tells the shelf's own texture (stone, a striped grain, a dotted cloth) from a card: the
+outline stages, alone, take a lit patch of such a table for a card they cannot read. Between the
+capture and a frame of the game the room's light drifts (brightness, colour, a gradient across the
+shelf): a smooth change, fitted per colour channel in log light by a quadratic over the frame,
+robustly, as the cards are outliers. What the fit leaves is a change: a card, a hand, or a shadow
+or glare the capture did not have. The reader asks it two things (step 12, docs/card_reader.md):
+whether anything changed at all (an empty shelf) and whether every change lies under a card named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import cv2
+import numpy as np
+
+from .keypoints import quad_area
+from .references import check_frame
+from .second_look import finger_bands
+
+
+@dataclass(frozen=True)
+class ShelfSettings:
+    """Every number the comparison with the empty shelf uses, with the reason for its value."""
+
+    #: frames are compared at this width: a card of the smallest size read (15 % of the height)
+    #: stands 18 px there, and a camera settled by a pixel, blur and sensor noise fade
+    width: int = 160
+    #: added to each 0..255 level before its logarithm: the noise of a dark shelf (a grey level
+    #: of 20, noise of 6) stays a change of at most 0.25 in log light
+    dark_floor: float = 16.0
+    #: the light's fit keeps this share of the pixels nearest to it in each round: cards and hands
+    #: cover less than half of a frame the kit reads
+    fit_share: float = 0.5
+    #: rounds of the fit, each on the pixels the previous one fitted best
+    fit_rounds: int = 3
+    #: a change of log light beyond this in a channel, after the light's fit, is not the shelf: a
+    #: card's darkest tenth differs from its shelf by 0.26 and more, the shelf's own noise and
+    #: JPEG stay within 0.2 in 99 of 100 pixels (25 scenes of every table kind)
+    change: float = 0.25
+    #: changes thinner than this (px at ``width``) are noise, a grain edge moved by the camera
+    speck: int = 3
+    #: a change this large (share of the smallest card the kit reads) may be a card: a card shows
+    #: at least half of itself, and half of its pixels may be as dark as its shelf
+    least_card: float = 0.25
+    #: the smallest card the kit reads, share of the frame's height (issue 15 point 3), and its aspect
+    smallest_card: float = 0.15
+    card_aspect: float = 1.4
+    #: a changed pixel whose fine texture (log light less its blur over ``texture_blur`` px) around
+    #: it (``texture_window`` px) correlates this well with the empty shelf's is the shelf under
+    #: other light, a shadow or glare come since: a card's face correlates with the shelf below it
+    #: by chance only (under 0.3 in 19 of 20 windows)
+    seen_through: float = 0.5
+    texture_blur: float = 1.5
+    texture_window: int = 7
+    #: ... where the shelf's texture there is stronger than this (log light, its deviation): the
+    #: grain of cloth, felt and iron is 0.011-0.018, stone's 0.028, a striped grain's 0.15; below,
+    #: texture is noise, and a chance correlation of noise is not the shelf
+    least_texture: float = 0.012
+    #: a card's width as a share of the frame's height where no card is named: the middle of the
+    #: range the kit reads (15-85 %), for telling a finger from a card
+    usual_width: float = 0.3
+    #: a change beside the cards named is theirs when it lies within this share of a card's width
+    #: of one: their contact shadow, a corner the outline cut short
+    card_margin: float = 0.12
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise TypeError(f"ShelfSettings.{f.name} must be a positive number, not {value!r}")
+
+
+SETTINGS = ShelfSettings()
+
+
+def _log_light(frame: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+    height = max(1, round(frame.shape[0] * settings.width / frame.shape[1]))
+    small = cv2.resize(frame, (settings.width, height), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.log(small + settings.dark_floor)
+
+
+def _texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+    grey = light.mean(axis=2)
+    return grey - cv2.GaussianBlur(grey, (0, 0), settings.texture_blur)
+
+
+def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+    """The smooth part of a log-light difference (H x W x 3): a quadratic per channel, fitted
+    again on the ``fit_share`` of pixels it fits best, ``fit_rounds`` times."""
+    h, w = difference.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = (xx / w - 0.5).ravel(), (yy / h - 0.5).ravel()
+    terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
+    values = difference.reshape(-1, 3)
+    used = np.ones(len(x), bool)
+    for _ in range(int(settings.fit_rounds)):
+        coefficients, *_ = np.linalg.lstsq(terms[used], values[used], rcond=None)
+        misfit = np.abs(values - terms @ coefficients).sum(axis=1)
+        used = misfit <= np.quantile(misfit, settings.fit_share)
+    return (terms @ coefficients).reshape(h, w, 3)
+
+
+class EmptyShelf:
+    """A frame of the empty shelf, to tell a frame's changes from the shelf's own texture.
+
+    Raises ValueError on a frame that is not a BGR uint8 image (``check_frame``).
+    """
+
+    def __init__(self, frame: np.ndarray, settings: ShelfSettings = SETTINGS) -> None:
+        if not isinstance(settings, ShelfSettings):
+            raise TypeError(f"settings must be ShelfSettings, not {type(settings).__name__}")
+        frame = check_frame(frame)
+        self.settings = settings
+        self.size = (int(frame.shape[1]), int(frame.shape[0]))
+        self._light = _log_light(frame, settings)
+        self._texture = _texture(self._light, settings)
+
+    def __repr__(self) -> str:
+        return f"EmptyShelf({self.size[0]}x{self.size[1]})"
+
+    def changes(self, frame: np.ndarray) -> np.ndarray | None:
+        """Where ``frame`` is not the shelf: a bool mask at ``settings.width``, or None for a frame
+        of another size than the shelf's (another camera mode: it cannot be compared)."""
+        if (int(frame.shape[1]), int(frame.shape[0])) != self.size:
+            return None
+        difference = _log_light(frame, self.settings) - self._light
+        misfit = np.abs(difference - _light_drift(difference, self.settings)).max(axis=2)
+        changed = (misfit > self.settings.change) & ~self._shelf_seen_through(_texture(difference + self._light,
+                                                                                           self.settings))
+        speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
+        return cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck) > 0
+
+    def _shelf_seen_through(self, texture: np.ndarray) -> np.ndarray:
+        """Where the shelf's own texture shows in a frame's ``texture`` (a shadow or glare over it)."""
+        window = (int(self.settings.texture_window),) * 2
+        mean_a, mean_b = cv2.blur(texture, window), cv2.blur(self._texture, window)
+        cross = cv2.blur(texture * self._texture, window) - mean_a * mean_b
+        var_a = np.maximum(cv2.blur(texture * texture, window) - mean_a * mean_a, 0)
+        var_b = np.maximum(cv2.blur(self._texture * self._texture, window) - mean_b * mean_b, 0)
+        correlation = cross / np.sqrt(var_a * var_b + 1e-12)
+        return (correlation >= self.settings.seen_through) & (var_b >= self.settings.least_texture ** 2)
+
+    def scale(self) -> float:
+        """Mask pixels per frame pixel."""
+        return self.settings.width / self.size[0]
+
+    def least_change(self) -> float:
+        """The area (mask px) of a change that may be a card: ``least_card`` of the smallest card."""
+        side = self.settings.smallest_card * self.size[1] * self.scale()
+        return self.settings.least_card * side * side / self.settings.card_aspect
+
+    def unexplained(self, changes: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+        """The changes of a card's size beyond the ``cards`` (quads, frame px) and their margin,
+        each as the smallest rectangle around it (frame px): none means every change of the frame
+        lies under a card named (or none is left)."""
+        mask = changes.astype(np.uint8)
+        scale = self.scale()
+        width = (np.sqrt(np.mean([quad_area(q) for q in cards]) / self.settings.card_aspect) * scale if cards
+                 else self.settings.usual_width * mask.shape[0])
+        mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
+        if cards:
+            grow = max(3, int(2 * self.settings.card_margin * width) | 1)
+            under = np.zeros_like(mask)
+            for q in cards:
+                cv2.fillConvexPoly(under, np.round(np.asarray(q, np.float32) * scale).astype(np.int32), 1)
+            under = cv2.dilate(under, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+            mask[under > 0] = 0
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        return [cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero((labels == i).astype(np.uint8)))).astype(np.float32)
+                / self.scale() for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= self.least_change()]
