@@ -418,16 +418,17 @@ class CardReader:
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
         reading = self._read_at_every_size(frame)
-        if self._empty_shelf is None or reading.status == "ok":
+        if self._empty_shelf is None:
             return reading
         return self._told_by_shelf(frame, reading, self._empty_shelf)
 
     def _told_by_shelf(self, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf) -> FrameReading:
-        """``reading`` (not "ok") settled by what changed since the shelf was empty (``shelf``):
-        "empty" where nothing of a card's size changed; "ok" where every change lies under a card
-        named, read by the stages or in the change itself, and every card passes verification;
-        else ``reading`` itself. What the stages alone could not tell from a card is then the
-        shelf's own texture, or a shadow or glare over it."""
+        """``reading`` settled by what changed since the shelf was empty (``shelf``): "empty" where
+        nothing of a card's size changed; "ok" where every change lies under a card named, read by
+        the stages or in the change itself, and every card passes verification; else "unsure".
+        What the stages alone could not tell from a card is then the shelf's own texture, or a
+        shadow or glare over it; and an "ok" of the stages that left a card out is told by the
+        change the card made."""
         changes = shelf.changes(frame)
         if changes is None:
             return reading
@@ -436,6 +437,8 @@ class CardReader:
         if not left and not named:
             log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
             return FrameReading("empty")
+        if not left and reading.status == "ok":
+            return reading
         if left:
             small, scale = _work_image(frame)
             named += self._placed_in_changes(frame, reading, named)
@@ -444,14 +447,22 @@ class CardReader:
                 named += [card] if card is not None else []
             if not all(self._glare(small, scale, box * scale, named)
                        for box in shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])):
-                return reading
+                return self._unsure(reading, "a change since the shelf was empty that no card named explains")
         if _overlapping([np.asarray(c.quad, np.float32) for c in named]):
-            return reading
+            return self._unsure(reading, "cards named in the changes overlap more than a player lays them")
         verified = self._verified(frame, FrameReading("ok", named))
         if verified.status != "ok":
-            return reading
+            return self._unsure(reading, "a card named in the changes fails verification")
         log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
         return verified
+
+    @staticmethod
+    def _unsure(reading: FrameReading, why: str) -> FrameReading:
+        """``reading``, or its cards as "unsure" where it was "ok" (``why`` logged)."""
+        if reading.status != "ok":
+            return reading
+        log.debug("card reader: unsure: %s", why)
+        return FrameReading("unsure", reading.cards)
 
     def _placed_in_changes(self, frame: np.ndarray, reading: FrameReading,
                            named: list[CardSighting]) -> list[CardSighting]:

@@ -43,6 +43,9 @@ class ShelfSettings:
     change: float = 0.25
     #: changes thinner than this (px at ``width``) are noise, a grain edge moved by the camera
     speck: int = 3
+    #: changes this close (px at ``width``) are one: the parts of a card whose colours match its
+    #: shelf's light in places, split by them; cards a player lays apart lie further apart
+    gap: int = 5
     #: a change this large (share of the smallest card the kit reads) may be a card: a card shows
     #: at least half of itself, and half of its pixels may be as dark as its shelf
     least_card: float = 0.25
@@ -56,6 +59,12 @@ class ShelfSettings:
     seen_through: float = 0.5
     texture_blur: float = 1.5
     texture_window: int = 7
+    #: where the shelf is smooth (a flat stripe of a cloth), a changed pixel is the shelf seen
+    #: through when the light of the shelf seen around it (a Gaussian of this many px: a shadow's
+    #: soft edge is 1-3 px at ``width``) explains it ...
+    around: float = 6.0
+    #: ... from enough of that shelf (the Gaussian's weight): deep inside a card, none is near
+    least_around: float = 0.25
     #: ... where the shelf's texture there is stronger than this (log light, its deviation): the
     #: grain of cloth, felt and iron is 0.011-0.018, stone's 0.028, a striped grain's 0.15; below,
     #: texture is noise, and a chance correlation of noise is not the shelf
@@ -128,11 +137,22 @@ class EmptyShelf:
         if (int(frame.shape[1]), int(frame.shape[0])) != self.size:
             return None
         difference = _log_light(frame, self.settings) - self._light
-        misfit = np.abs(difference - _light_drift(difference, self.settings)).max(axis=2)
-        changed = (misfit > self.settings.change) & ~self._shelf_seen_through(_texture(difference + self._light,
-                                                                                           self.settings))
+        changed = np.abs(difference - _light_drift(difference, self.settings)).max(axis=2) > self.settings.change
+        shelf = ~changed | self._shelf_seen_through(_texture(difference + self._light, self.settings))
+        changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf)
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
-        return cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck) > 0
+        gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
+        opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
+        return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap) > 0
+
+    def _lit_like_the_shelf_around(self, difference: np.ndarray, shelf: np.ndarray) -> np.ndarray:
+        """Where a frame's light (``difference`` from the empty shelf's, log) is that of the shelf
+        seen around (``shelf``: pixels known to be the shelf): a shadow over a smooth stretch."""
+        weight = cv2.GaussianBlur(shelf.astype(np.float32), (0, 0), self.settings.around)
+        light = cv2.GaussianBlur(difference * shelf[..., None], (0, 0), self.settings.around)
+        light /= np.maximum(weight, 1e-6)[..., None]
+        near = np.abs(difference - light).max(axis=2) <= self.settings.change
+        return near & (weight >= self.settings.least_around)
 
     def _shelf_seen_through(self, texture: np.ndarray) -> np.ndarray:
         """Where the shelf's own texture shows in a frame's ``texture`` (a shadow or glare over it)."""
