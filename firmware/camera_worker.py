@@ -224,6 +224,9 @@ class CameraWorker:
             self._wanted = message.count
         elif isinstance(message, _UseReader):
             message.reader.tolerance = self._reader.tolerance
+            for kept in ("empty_shelf", "shelf_keeper"):       # the shelf is the same with new faces
+                if hasattr(self._reader, kept) and hasattr(message.reader, kept):
+                    setattr(message.reader, kept, getattr(self._reader, kept))
             self._reader = message.reader
         elif isinstance(message, _SetTolerance):
             self._reader.tolerance = message.tolerance

@@ -116,6 +116,9 @@ class ReaderConfig:
     references: Path | None = _setting(None, 'reference card faces ("" = the shipped placeholder faces)')
     tolerance: float = _setting(0.5, "match tolerance, 0 (strict) to 1 (lenient)", minimum=0, maximum=1)
     stable_frames: int = _setting(3, "frames a card pair must stay the same", minimum=1, maximum=100)
+    shelf_frames: int = _setting(
+        10, "frames the empty shelf must lie still to be captured (0 = never: cards are told from the shelf "
+        "without it)", minimum=0, maximum=1000)
 
 
 @dataclass(frozen=True)

@@ -293,6 +293,7 @@ def face_names_problem(names: tuple[str, ...]) -> str | None:
 def open_reader(config: Config, state_dir: Path) -> tuple[CardReader, ShelfWatcher, str | None]:
     """The card reader and its stability watcher; a bad reference file falls back to the placeholders."""
     from drivers.card_reader import CardReader, ReferenceFileError, ShelfWatcher, load_references, placeholder_references
+    from drivers.card_reader.shelf import ShelfKeeper
 
     problem = None
     references = None
@@ -313,6 +314,8 @@ def open_reader(config: Config, state_dir: Path) -> tuple[CardReader, ShelfWatch
     if references is None:
         references = placeholder_references(INGREDIENT_IDS)
     reader = CardReader(references, tolerance=config.reader.tolerance)
+    if config.reader.shelf_frames:
+        reader.shelf_keeper = ShelfKeeper(config.reader.shelf_frames)
     return reader, ShelfWatcher(required_frames=config.reader.stable_frames), problem
 
 

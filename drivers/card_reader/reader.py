@@ -32,7 +32,7 @@ from .verify import VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
                    smaller_than_usual, usual_size)
-from .shelf import EmptyShelf
+from .shelf import EmptyShelf, ShelfKeeper
 from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -101,6 +101,10 @@ CHANGE_ASPECT = (1.15, 1.75)
 #: ... and, with no card named beside it, a long side in the range of the cards the kit reads
 #: (15-85 % of the frame's height, issue 15 point 3), tilted
 CHANGE_HEIGHT = (0.13, 0.95)
+#: changes wider than the cards an "ok" names and this many cards more are not a card it left out:
+#: what is left of cards beside them is at most one card in nine frames of ten (two cards apart
+#: read as one is rarer) and the margin of changes around them
+WIDER_THAN_A_CARD = 1.6
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
@@ -365,6 +369,7 @@ class CardReader:
             raise TypeError(f"zoom must be ZoomSettings, not {type(zoom).__name__}")
         self.zoom_settings = zoom
         self._empty_shelf: EmptyShelf | None = None
+        self._shelf_keeper: ShelfKeeper | None = None
 
     @property
     def empty_shelf(self) -> EmptyShelf | None:
@@ -377,6 +382,18 @@ class CardReader:
         if shelf is not None and not isinstance(shelf, EmptyShelf):
             raise TypeError(f"empty_shelf must be an EmptyShelf or None, not {type(shelf).__name__}")
         self._empty_shelf = shelf
+
+    @property
+    def shelf_keeper(self) -> ShelfKeeper | None:
+        """What captures the empty shelf from the frames read (``shelf.ShelfKeeper``), or None:
+        the shelf is only the one given to ``empty_shelf``."""
+        return self._shelf_keeper
+
+    @shelf_keeper.setter
+    def shelf_keeper(self, keeper: ShelfKeeper | None) -> None:
+        if keeper is not None and not isinstance(keeper, ShelfKeeper):
+            raise TypeError(f"shelf_keeper must be a ShelfKeeper or None, not {type(keeper).__name__}")
+        self._shelf_keeper = keeper
 
     @property
     def tolerance(self) -> float:
@@ -418,6 +435,8 @@ class CardReader:
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
         reading = self._read_at_every_size(frame)
+        if self._shelf_keeper is not None:
+            self._empty_shelf = self._shelf_keeper.update(frame, reading.status == "empty") or self._empty_shelf
         if self._empty_shelf is None:
             return reading
         return self._told_by_shelf(frame, reading, self._empty_shelf)
@@ -432,12 +451,13 @@ class CardReader:
         changes = shelf.changes(frame)
         if changes is None:
             return reading
-        named = [c for c in reading.cards if c.ingredient is not None and c.confidence >= self.threshold]
+        named = [c for c in reading.cards if c.ingredient is not None
+                 and (reading.status == "ok" or c.confidence >= self.threshold)]   # an "ok" was verified
         left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])
         if not left and not named:
             log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
             return FrameReading("empty")
-        if not left and reading.status == "ok":
+        if reading.status == "ok" and (not left or self._light_not_followed(shelf, changes, named)):
             return reading
         if left:
             small, scale = _work_image(frame)
@@ -455,6 +475,15 @@ class CardReader:
             return self._unsure(reading, "a card named in the changes fails verification")
         log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
         return verified
+
+    @staticmethod
+    def _light_not_followed(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
+        """Whether the ``changes`` cover more than the cards ``named`` and one card left out could:
+        light the comparison could not follow (a wide glare over a dark shelf, a lamp moved),
+        which tells nothing of the cards."""
+        areas = [quad_area(np.asarray(c.quad, np.float32)) for c in named]
+        changed = np.count_nonzero(changes) / shelf.scale() ** 2
+        return changed > sum(areas) + WIDER_THAN_A_CARD * float(np.mean(areas))
 
     @staticmethod
     def _unsure(reading: FrameReading, why: str) -> FrameReading:

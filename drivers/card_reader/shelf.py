@@ -19,7 +19,7 @@ import numpy as np
 
 from .keypoints import quad_area
 from .references import check_frame
-from .second_look import finger_bands
+from .second_look import THIN, finger_bands
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,15 @@ class ShelfSettings:
     #: changes this close (px at ``width``) are one: the parts of a card whose colours match its
     #: shelf's light in places, split by them; cards a player lays apart lie further apart
     gap: int = 5
-    #: a change this large (share of the smallest card the kit reads) may be a card: a card shows
-    #: at least half of itself, and half of its pixels may be as dark as its shelf
+    #: a change whose light adds at least this much (grey levels) to the shelf's in every channel,
+    #: white (its channels within ``glare_tint`` of their mean, and sensor noise), with no more
+    #: detail than the shelf's own, is glare: glare is the lamp's white light reflected, and washes
+    #: detail out; a card's face adds its own colours and edges
+    glare_level: float = 12.0
+    glare_tint: float = 0.12
+    #: a change this large (share of the cards named, or with none named of the smallest card the
+    #: kit reads) may be a card: a card shows at least half of itself, and half of its pixels may
+    #: be as dark as its shelf
     least_card: float = 0.25
     #: the smallest card the kit reads, share of the frame's height (issue 15 point 3), and its aspect
     smallest_card: float = 0.15
@@ -72,6 +79,10 @@ class ShelfSettings:
     #: a card's width as a share of the frame's height where no card is named: the middle of the
     #: range the kit reads (15-85 %), for telling a finger from a card
     usual_width: float = 0.3
+    #: a change from the frame's edge to a card named, narrower than this (card widths), is the
+    #: player's finger on the card: a finger is 0.2-0.35 card widths; a card cut by the frame's
+    #: edge shows at least 0.55 of its width (it is ``unsure`` from 0.45 of it outside the frame)
+    finger: float = THIN
     #: a change beside the cards named is theirs when it lies within this share of a card's width
     #: of one: their contact shadow, a corner the outline cut short
     card_margin: float = 0.12
@@ -136,14 +147,31 @@ class EmptyShelf:
         of another size than the shelf's (another camera mode: it cannot be compared)."""
         if (int(frame.shape[1]), int(frame.shape[0])) != self.size:
             return None
-        difference = _log_light(frame, self.settings) - self._light
-        changed = np.abs(difference - _light_drift(difference, self.settings)).max(axis=2) > self.settings.change
-        shelf = ~changed | self._shelf_seen_through(_texture(difference + self._light, self.settings))
-        changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf)
+        light = _log_light(frame, self.settings)
+        difference = light - self._light
+        drift = _light_drift(difference, self.settings)
+        changed = np.abs(difference - drift).max(axis=2) > self.settings.change
+        texture = _texture(light, self.settings)
+        shelf = ~changed | self._shelf_seen_through(texture)
+        changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf) & ~self._glare(light, drift, texture)
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap) > 0
+
+    def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray) -> np.ndarray:
+        """Where a frame (``light``, log, and its ``texture``) is the shelf under glare: white light
+        added to the shelf's as the ``drift`` lights it, which adds no detail."""
+        floor = self.settings.dark_floor
+        added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
+        level = added.mean(axis=2)
+        white = (added.min(axis=2) >= self.settings.glare_level) & (
+            added.max(axis=2) - added.min(axis=2) <= self.settings.glare_tint * level + floor / 2)
+        window = (int(self.settings.texture_window),) * 2
+        detail = np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
+        shelf_detail = np.sqrt(np.maximum(cv2.blur(self._texture * self._texture, window)
+                                          - cv2.blur(self._texture, window) ** 2, 0))
+        return white & (detail <= shelf_detail + self.settings.least_texture)
 
     def _lit_like_the_shelf_around(self, difference: np.ndarray, shelf: np.ndarray) -> np.ndarray:
         """Where a frame's light (``difference`` from the empty shelf's, log) is that of the shelf
@@ -176,19 +204,73 @@ class EmptyShelf:
     def unexplained(self, changes: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
         """The changes of a card's size beyond the ``cards`` (quads, frame px) and their margin,
         each as the smallest rectangle around it (frame px): none means every change of the frame
-        lies under a card named (or none is left)."""
+        lies under a card named (or none is left). A finger or an arm from the frame's edge is
+        not one (``finger_bands``, and a finger reaching a card named)."""
         mask = changes.astype(np.uint8)
         scale = self.scale()
         width = (np.sqrt(np.mean([quad_area(q) for q in cards]) / self.settings.card_aspect) * scale if cards
                  else self.settings.usual_width * mask.shape[0])
         mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
+        under = np.zeros_like(mask)
         if cards:
             grow = max(3, int(2 * self.settings.card_margin * width) | 1)
-            under = np.zeros_like(mask)
             for q in cards:
                 cv2.fillConvexPoly(under, np.round(np.asarray(q, np.float32) * scale).astype(np.int32), 1)
             under = cv2.dilate(under, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
             mask[under > 0] = 0
+        least = (self.settings.least_card * float(np.mean([quad_area(q) for q in cards])) * scale * scale
+                 if cards else self.least_change())
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-        return [cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero((labels == i).astype(np.uint8)))).astype(np.float32)
-                / self.scale() for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= self.least_change()]
+        boxes = []
+        for i in range(1, count):
+            if stats[i, cv2.CC_STAT_AREA] < least:
+                continue
+            region = labels == i
+            rect = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
+            if cards and self._finger_on_a_card(region, rect, under, width):
+                continue
+            boxes.append(cv2.boxPoints(rect).astype(np.float32) / scale)
+        return boxes
+
+    def _finger_on_a_card(self, region: np.ndarray, rect: tuple, under: np.ndarray, card_width: float) -> bool:
+        """Whether a change (``region``, its ``rect``) runs from the frame's edge to a card named
+        (``under``), narrow: a finger on the card."""
+        at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
+        touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
+        return at_edge and touching and min(rect[1]) <= self.settings.finger * card_width
+
+
+class ShelfKeeper:
+    """Captures the empty shelf during a game, and again as the room's light drifts: a frame
+    becomes it once ``frames`` frames in a row, from it on, were read empty by the stages alone
+    and showed no change of a card's size from it (the shelf lay still: no hand over it).
+
+    A card the stages miss entirely could be captured with the shelf; once it is taken away, the
+    stages read the shelf empty again and it is captured anew. ``frames`` below 1 raises ValueError.
+    """
+
+    def __init__(self, frames: int, settings: ShelfSettings = SETTINGS) -> None:
+        if isinstance(frames, bool) or not isinstance(frames, int) or frames < 1:
+            raise ValueError(f"frames must be a positive integer, not {frames!r}")
+        self.frames = frames
+        self.settings = settings
+        self._first: EmptyShelf | None = None
+        self._still = 0
+
+    def update(self, frame: np.ndarray, read_empty: bool) -> EmptyShelf | None:
+        """Feed one frame and whether the stages alone read it empty; returns the shelf captured
+        when this frame completes a run."""
+        if not read_empty:
+            self._first, self._still = None, 0
+            return None
+        if self._first is not None:
+            changes = self._first.changes(frame)
+            if changes is not None and np.count_nonzero(changes) < self._first.least_change():
+                self._still += 1
+                return self._take() if self._still >= self.frames else None
+        self._first, self._still = EmptyShelf(frame, self.settings), 1
+        return None if self.frames > 1 else self._take()
+
+    def _take(self) -> EmptyShelf | None:
+        captured, self._first, self._still = self._first, None, 0
+        return captured
