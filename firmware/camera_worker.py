@@ -1,8 +1,9 @@
 """The camera loop: capture, read the cards, and report shelf events, surviving camera faults.
 
-It runs on its own thread and owns the camera, the card reader (and its tolerance) and the shelf
-watcher. Other threads never touch them: they send messages (``want_cards``, ``use_reader``,
-``set_tolerance``, ``request_reading``) that the thread applies between frames. It captures only
+It runs on its own thread and owns the camera, the card reader (its tolerance and its empty shelf)
+and the shelf watcher. Other threads never touch them: they send messages (``want_cards``,
+``use_reader``, ``set_tolerance``, ``use_empty_shelf``, ``request_reading``) that the thread applies
+between frames. It captures only
 while cards are wanted or a reading is asked for, and posts ``Shelf`` events to the daemon. A
 failing camera is reported once, retried with back-off, and reported again when it comes back.
 """
@@ -79,6 +80,11 @@ class _UseReader:
 
 
 @dataclass(frozen=True)
+class _UseEmptyShelf:
+    frame: Any
+
+
+@dataclass(frozen=True)
 class _SetTolerance:
     tolerance: float
 
@@ -148,6 +154,10 @@ class CameraWorker:
     def set_tolerance(self, tolerance: float) -> None:
         """Read with this tolerance from the next frame on."""
         self._inbox.put(_SetTolerance(tolerance))
+
+    def use_empty_shelf(self, frame: Any) -> None:
+        """Compare the frames with ``frame``, of the empty shelf, from the next frame on."""
+        self._inbox.put(_UseEmptyShelf(frame))
 
     def request_reading(self, reply: Callable[[Reading], None]) -> None:
         """Have ``reply`` called (on the camera thread) with the reading of a frame captured after
@@ -230,6 +240,11 @@ class CameraWorker:
             self._reader = message.reader
         elif isinstance(message, _SetTolerance):
             self._reader.tolerance = message.tolerance
+        elif isinstance(message, _UseEmptyShelf):
+            from drivers.card_reader.shelf import EmptyShelf
+
+            if hasattr(self._reader, "empty_shelf"):
+                self._reader.empty_shelf = EmptyShelf(message.frame)
         elif isinstance(message, _ReadingWanted):
             if self._failed:
                 message.reply(NO_CAMERA)

@@ -338,6 +338,18 @@ class Calibration:
             return None
         return canonical_card(reading.frame, reading.cards[0].quad, (FACE_W, FACE_H))
 
+    def capture_empty_shelf(self) -> str:
+        """Capture the shelf the user says is empty, to tell cards from it (``reader.empty_shelf``):
+        "captured", "cards" when a card is read on it (none is captured), or "no_camera"."""
+        reading = self.worker.wait_reading()
+        if reading.frame is None:
+            return "no_camera"
+        if any(card.ingredient is not None or card.face_down for card in reading.cards):
+            return "cards"
+        self.worker.use_empty_shelf(reading.frame)
+        log.info("empty shelf captured")
+        return "captured"
+
     def back_problem(self, back: object, faces: dict[str, object]) -> str | None:
         """Why a captured back would not tell face-down cards: "blank" (it shows nothing: a patch
         of shelf was captured) or "face_up" (it is one of the captured faces), or None."""
@@ -602,6 +614,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     context.capture_face = calibration.capture_face
     context.enroll_faces = calibration.enroll_faces
     context.back_problem = calibration.back_problem
+    context.capture_empty_shelf = calibration.capture_empty_shelf
     context.set_tolerance = camera_worker.set_tolerance
     protocol = ConsoleProtocol(session, camera_worker.read_now, lambda: context.default_options,
                                pin=config.console.pin)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from drivers.card_reader import load_placeholder_faces
-from drivers.card_reader.scenes import Placement, render_scene
+from drivers.card_reader.scenes import Placement, render_scene, shelf_background
 from engine.alchemy import INGREDIENT_IDS as INGREDIENTS
 
 SHELF_KEYS = {str(number + 1): ingredient for number, ingredient in enumerate(INGREDIENTS)}
@@ -23,6 +23,9 @@ LAYOUTS = {
     2: (Placement("", (0.3, 0.5), -12.0, 0.48), Placement("", (0.71, 0.52), 174.0, 0.48)),
 }
 UNREADABLE = Placement("", (0.04, 0.5), 30.0, 0.55)
+#: the simulated cauldron's shelf, the same under every card (the real one is fixed too: the kit
+#: captures it empty and tells cards from it)
+SHELF_SEED = 2
 
 
 def terminal_notes(log_file: str | None) -> list[str]:
@@ -55,6 +58,8 @@ class SimulatedShelf:
         self.press_both = press_both
         self.cards: list[str] = []
         self._faces = load_placeholder_faces()
+        self._shelf = shelf_background((640, 480), seed=SHELF_SEED)
+        camera.show(render_scene(self._faces, [], self._shelf, seed=0))
         self._both_down = False
         self._lock = threading.Lock()
         self.changes = 0
@@ -68,19 +73,16 @@ class SimulatedShelf:
             Placement(name, spot.center, spot.angle, spot.height)
             for name, spot in zip(ingredients, LAYOUTS[len(ingredients)])
         ]
-        self._show(list(ingredients), render_scene(self._faces, placements, seed=len(ingredients)))
+        self._show(list(ingredients), render_scene(self._faces, placements, self._shelf, seed=len(ingredients)))
 
     def lay_unreadable(self) -> None:
         """Lay a card that the reader cannot read with confidence (mostly outside the frame)."""
         placement = Placement(INGREDIENTS[0], UNREADABLE.center, UNREADABLE.angle, UNREADABLE.height)
-        self._show(["?"], render_scene(self._faces, [placement], seed=9))
+        self._show(["?"], render_scene(self._faces, [placement], self._shelf, seed=9))
 
     def clear(self) -> None:
         """Take every card off the shelf."""
-        with self._lock:
-            self.cards = []
-            self.changes += 1
-        self.camera.clear()
+        self._show([], render_scene(self._faces, [], self._shelf, seed=0))
 
     def on_key(self, key: str) -> None:
         """A key the keyboard buttons did not use."""

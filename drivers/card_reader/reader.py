@@ -101,6 +101,9 @@ CHANGE_ASPECT = (1.15, 1.75)
 #: ... and, with no card named beside it, a long side in the range of the cards the kit reads
 #: (15-85 % of the frame's height, issue 15 point 3), tilted
 CHANGE_HEIGHT = (0.13, 0.95)
+#: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
+#: its edge: an outline snapped to a card's printed edge strays by a pixel or two
+EDGE_SLACK = 3.0
 #: changes wider than the cards an "ok" names and this many cards more are not a card it left out:
 #: what is left of cards beside them is at most one card in nine frames of ten (two cards apart
 #: read as one is rarer) and the margin of changes around them
@@ -331,6 +334,13 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     return [v.astype(np.float32) for v in out]
 
 
+def _cut_by_the_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a card's quad (frame px) reaches beyond the frame by more than its outline's slack."""
+    h, w = shape[:2]
+    return bool((quad < -EDGE_SLACK).any() or (quad[:, 0] > w - 1 + EDGE_SLACK).any()
+                or (quad[:, 1] > h - 1 + EDGE_SLACK).any())
+
+
 def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
     """Whether two quads share more than ``limit`` of the smaller one's area."""
     for i in range(len(quads)):
@@ -455,6 +465,8 @@ class CardReader:
                  and (reading.status == "ok" or c.confidence >= self.threshold)]   # an "ok" was verified
         left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])
         if not left and not named:
+            if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
+                return reading
             log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
             return FrameReading("empty")
         if reading.status == "ok" and (not left or self._light_not_followed(shelf, changes, named)):
@@ -465,9 +477,10 @@ class CardReader:
             for box in shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named]):
                 card = self._read_change(frame, small, scale, box, named)
                 named += [card] if card is not None else []
-            if not all(self._glare(small, scale, box * scale, named)
-                       for box in shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])):
+            if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named]):
                 return self._unsure(reading, "a change since the shelf was empty that no card named explains")
+        if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
+            return self._unsure(reading, "an outline the stages could not read is not the shelf's")
         if _overlapping([np.asarray(c.quad, np.float32) for c in named]):
             return self._unsure(reading, "cards named in the changes overlap more than a player lays them")
         verified = self._verified(frame, FrameReading("ok", named))
@@ -477,13 +490,22 @@ class CardReader:
         return verified
 
     @staticmethod
+    def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, changes: np.ndarray,
+                               named: list[CardSighting]) -> bool:
+        """Whether every outline of ``reading`` the stages could not read is, beyond the cards
+        ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``)."""
+        quads = [np.asarray(c.quad, np.float32) for c in named]
+        return all(shelf.shows_the_shelf(frame, changes, np.asarray(c.quad, np.float32), quads)
+                   for c in reading.cards if c.ingredient is None)
+
+    @staticmethod
     def _light_not_followed(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
         """Whether the ``changes`` cover more than the cards ``named`` and one card left out could:
         light the comparison could not follow (a wide glare over a dark shelf, a lamp moved),
         which tells nothing of the cards."""
         areas = [quad_area(np.asarray(c.quad, np.float32)) for c in named]
         changed = np.count_nonzero(changes) / shelf.scale() ** 2
-        return changed > sum(areas) + WIDER_THAN_A_CARD * float(np.mean(areas))
+        return bool(changed > sum(areas) + WIDER_THAN_A_CARD * float(np.mean(areas)))
 
     @staticmethod
     def _unsure(reading: FrameReading, why: str) -> FrameReading:
@@ -502,18 +524,6 @@ class CardReader:
         return [_sighting(ing, q, conf) for ing, q, conf in placed or ()
                 if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)]
 
-    def _glare(self, small: np.ndarray, scale: float, box: np.ndarray, named: list[CardSighting]) -> bool:
-        """Whether a change (``box``, work px) smaller than the cards ``named`` (or the smallest card
-        read) is a glare spot: it cannot hide a card, which would show around it, and
-        ``_featureless`` tells glare from a card's face."""
-        card = (float(np.mean([quad_area(np.asarray(c.quad, np.float32) * scale) for c in named])) if named
-                else (CHANGE_HEIGHT[0] * small.shape[0]) ** 2 / 1.4)
-        if quad_area(box) > card:
-            return False
-        histogram = np.add.reduce([cv2.calcHist([small], [c], None, [256], [0, 256]).ravel()
-                                   for c in range(small.shape[2])])
-        return self._featureless(_WorkImage(small).thumbnails(_order_quad(box))[0], _percentile_u8(histogram, 99.5))
-
     def _read_change(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
                      named: list[CardSighting]) -> CardSighting | None:
         """The card a change of the shelf shows (``box``: the rectangle around it, frame px), or
@@ -528,7 +538,10 @@ class CardReader:
                 return None
         elif not CHANGE_HEIGHT[0] <= sides[1] / frame.shape[0] <= CHANGE_HEIGHT[1]:
             return None
-        return self._read_region(frame, small, scale, box * scale)
+        card = self._read_region(frame, small, scale, box * scale)
+        if card is None or _cut_by_the_edge(np.asarray(card.quad, np.float32), frame.shape):
+            return None                  # a card cut by the frame's edge is never read (issue 15 point 2)
+        return card
 
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = _work_image(frame)

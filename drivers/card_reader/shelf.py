@@ -66,6 +66,13 @@ class ShelfSettings:
     seen_through: float = 0.5
     texture_blur: float = 1.5
     texture_window: int = 7
+    #: an outline the stages could not read is the shelf's texture when at most this share of it
+    #: changed (outlines of the shelf's texture: 0.0-0.1 in 19 of 20; a card's 0.13 and up but
+    #: for one in ten, which hides the shelf's texture all the same: ``shows_the_shelf``)
+    outline_changed: float = 0.1
+    #: ... judged on at least this many px at ``width`` beyond the cards named (a tenth of the
+    #: smallest card's): less is an outline of a card named, or of its part
+    least_seen: int = 25
     #: where the shelf is smooth (a flat stripe of a cloth), a changed pixel is the shelf seen
     #: through when the light of the shelf seen around it (a Gaussian of this many px: a shadow's
     #: soft edge is 1-3 px at ``width``) explains it ...
@@ -192,6 +199,29 @@ class EmptyShelf:
         correlation = cross / np.sqrt(var_a * var_b + 1e-12)
         return (correlation >= self.settings.seen_through) & (var_b >= self.settings.least_texture ** 2)
 
+    def shows_the_shelf(self, frame: np.ndarray, changes: np.ndarray, quad: np.ndarray,
+                        cards: list[np.ndarray]) -> bool:
+        """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
+        ``cards`` named (quads, frame px), the shelf's own texture: almost nothing there changed,
+        and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
+        wood of its colour) changes little, but hides the shelf's texture; on a smooth shelf, with
+        no texture to see again, an outline is never the shelf's."""
+        scale = self.scale()
+        region = np.zeros(changes.shape, np.uint8)
+        cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * scale).astype(np.int32), 1)
+        for q in cards:
+            cv2.fillConvexPoly(region, np.round(np.asarray(q, np.float32) * scale).astype(np.int32), 0)
+        inside = cv2.erode(region, np.ones((3, 3), np.uint8)) > 0     # not an outline's edge
+        if np.count_nonzero(inside) < self.settings.least_seen:
+            return True                  # an outline of a card named, or of its part
+        if float(changes[inside].mean()) > self.settings.outline_changed:
+            return False
+        texture = _texture(_log_light(frame, self.settings), self.settings)[inside]
+        shelf = self._texture[inside]
+        texture, shelf = texture - texture.mean(), shelf - shelf.mean()
+        spread = float(np.sqrt((texture * texture).sum() * (shelf * shelf).sum()))
+        return spread > 0 and float((texture * shelf).sum()) >= self.settings.seen_through * spread
+
     def scale(self) -> float:
         """Mask pixels per frame pixel."""
         return self.settings.width / self.size[0]
@@ -232,7 +262,7 @@ class EmptyShelf:
             boxes.append(cv2.boxPoints(rect).astype(np.float32) / scale)
         return boxes
 
-    def _finger_on_a_card(self, region: np.ndarray, rect: tuple, under: np.ndarray, card_width: float) -> bool:
+    def _finger_on_a_card(self, region: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float], under: np.ndarray, card_width: float) -> bool:
         """Whether a change (``region``, its ``rect``) runs from the frame's edge to a card named
         (``under``), narrow: a finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())

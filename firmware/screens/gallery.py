@@ -207,6 +207,9 @@ def exhaustive_views() -> list[object]:
                            "console.revealed", msg("console.asked", count=1000),
                            "console.is_off")]
     views += [MessageView("console.failed")]
+    views += [SettingsView((SettingItem("settings.console", "console.off"), SettingItem("settings.shelf", Raw("›"))), 1)]
+    views += [MessageView(f"shelf.{result}", title="settings.shelf", error=result != "captured")
+              for result in ("captured", "cards", "no_camera")]
     return views
 
 

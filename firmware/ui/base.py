@@ -55,6 +55,8 @@ class UiContext:
     back_problem: Callable[[object, dict[str, object]], str | None] = field(default=lambda back, faces: None)
     """Why a captured back would not tell face-down cards, given the captured faces: "face_up" (it
     is one of the faces), "blank" (it shows nothing), or None."""
+    capture_empty_shelf: Callable[[], str] = field(default=lambda: "no_camera")
+    """Capture the shelf as empty: "captured", "cards" (a card lies on it) or "no_camera"."""
     console_state: Callable[[], str] = field(default=lambda: "off")
     """The serial console: off, locked or unlocked (for the game in progress)."""
     unlock_console: Callable[[], None] = field(default=lambda: None)

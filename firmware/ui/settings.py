@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 TOLERANCES = (0.2, 0.35, 0.5, 0.65, 0.8)
 """Reader tolerance steps: low refuses doubtful cards more often, high misreads more often."""
 BRIGHTNESSES = (32, 64, 128, 192, 255)
-SETTING_LINES = 6  # language, level, tolerance, brightness, enrol cards, console
+SETTING_LINES = 7  # language, level, tolerance, brightness, enrol cards, console, empty shelf
 
 
 def _next(values: tuple[object, ...], current: object) -> object:
@@ -58,6 +58,7 @@ class SettingsStep(Step):
             SettingItem("settings.brightness", Raw(f"{round(self.ui.brightness() * 100 / 255)}%")),
             SettingItem("settings.calibrate", Raw("›")),
             SettingItem("settings.console", f"console.{self.ui.context.console_state()}"),
+            SettingItem("settings.shelf", Raw("›")),
         )
         return SettingsView(items, self.selected)
 
@@ -94,8 +95,18 @@ class SettingsStep(Step):
         elif self.selected == 4:
             ui.log_action("card enrolment")
             ui.push(CalibrationStep(ui))
-        else:
+        elif self.selected == 5:
             self.console()
+        else:
+            self.capture_empty_shelf()
+
+    def capture_empty_shelf(self) -> None:
+        """The shelf as it lies now is the empty shelf cards are told from (a card on it: refused)."""
+        ui = self.ui
+        result = ui._call("capture_empty_shelf", ui.context.capture_empty_shelf)
+        result = result if result in ("captured", "cards") else "no_camera"
+        ui.log_action(f"empty shelf {result}")
+        ui.push(MessageStep(ui, MessageView(f"shelf.{result}", title="settings.shelf", error=result != "captured")))
 
     def console(self) -> None:
         """Locked: hold ok and back to unlock for this game; unlocked: ok locks; off: says so."""

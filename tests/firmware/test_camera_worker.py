@@ -166,3 +166,24 @@ def test_a_card_face_down_is_told_apart_from_cards_to_adjust() -> None:
         assert events.next_shelf("unsure").status == "face_down"
     finally:
         worker.stop()
+
+
+def test_a_new_reader_reads_with_the_empty_shelf_and_keeper_of_the_old() -> None:
+    from drivers.card_reader.shelf import EmptyShelf, ShelfKeeper
+
+    camera, events = FlakyCamera(), Events()
+    shelf = SimulatedShelf(camera)
+    shelf.clear()
+    first, second = CardReader(placeholder_references()), CardReader(placeholder_references())
+    first.shelf_keeper = ShelfKeeper(50)
+    worker = start_worker(camera, first, events, 0)
+    try:
+        frame = worker.capture_frame()
+        worker.use_empty_shelf(frame)
+        worker.use_reader(second)
+        assert worker.read_now().status == "empty"     # both messages applied before this frame
+        assert worker.reader is second
+        assert isinstance(second.empty_shelf, EmptyShelf) and second.empty_shelf is first.empty_shelf
+        assert second.shelf_keeper is first.shelf_keeper
+    finally:
+        worker.stop()

@@ -202,3 +202,30 @@ def test_a_reference_file_of_other_faces_falls_back_to_the_placeholders(
         assert problem in built.daemon.ui.view().text.text  # type: ignore[attr-defined]
     finally:
         built.session.store.close()
+
+
+def test_the_empty_shelf_is_captured_only_without_cards_and_read_with(kit: Kit) -> None:
+    from drivers.card_reader.shelf import EmptyShelf
+
+    kit.shelf.lay(["fern"])
+    assert kit.context.capture_empty_shelf() == "cards"     # a card lies on it: nothing captured
+    kit.shelf.clear()
+    assert kit.context.capture_empty_shelf() == "captured"
+    assert kit.camera_worker.read_now().status == "empty"  # a frame after the capture was applied
+    assert isinstance(kit.camera_worker.reader.empty_shelf, EmptyShelf)
+    kit.shelf.lay(["fern", "toad"])
+    assert kit.camera_worker.read_now().ingredients == ("fern", "toad")
+
+
+def test_the_kit_keeps_its_empty_shelf_from_the_frames_it_reads(tmp_path: Path) -> None:
+    from drivers.card_reader.shelf import ShelfKeeper
+
+    kept = make_kit(tmp_path / "kept", **{"reader.shelf_frames": 3})
+    never = make_kit(tmp_path / "never", **{"reader.shelf_frames": 0})
+    try:
+        assert isinstance(kept.camera_worker.reader.shelf_keeper, ShelfKeeper)
+        assert kept.camera_worker.reader.shelf_keeper.frames == 3
+        assert never.camera_worker.reader.shelf_keeper is None
+    finally:
+        kept.session.store.close()
+        never.session.store.close()

@@ -202,3 +202,24 @@ def test_a_reader_with_a_keeper_reads_with_the_shelf_it_captured(faces, reader) 
     assert isinstance(reader.empty_shelf, EmptyShelf)
     with pytest.raises(TypeError, match="ShelfKeeper"):
         reader.shelf_keeper = 3   # type: ignore[assignment]
+
+
+def test_a_card_cut_by_the_frame_edge_is_never_read_from_its_change(faces, reader) -> None:
+    # the class: the change of a card mostly outside the frame, read as a whole card by a quad
+    # reaching beyond the frame's edge; a card cut by the edge keeps the frame unsure (point 2)
+    for index, kind in enumerate(("stone", "felt", "tablecloth")):
+        cut = [Placement(SHIPPED_FACE_NAMES[index], (0.04, 0.5), 30.0, 0.55)]
+        frame, shelf = table_scene(faces, kind, cut, seed=index)
+        reader.empty_shelf = shelf
+        assert reader.identify(frame.image).status != "ok", kind
+
+
+def test_an_outline_the_stages_cannot_read_over_a_faint_card_keeps_the_frame_unsure(placeholder) -> None:
+    # the class: a card hardly changing its shelf (a back on a wood of its colour, a card cut by
+    # the edge whose white matches a white cloth): its outline, seen by the stages, is not the
+    # shelf's texture, so the change-less frame is not read "ok" without it
+    design, reader = placeholder
+    kinds = ("face_down", "edge_cut", "three", "hand")
+    scenes = [design_scene(design, 4_300_000 + i, kind=kinds[i % 4], hard=True) for i in range(2 * SCENES)]
+    outcomes = [read(reader, s, True) for s in scenes]
+    assert "wrong" not in outcomes, outcomes

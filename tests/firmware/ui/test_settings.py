@@ -26,7 +26,8 @@ def test_settings_list_and_values() -> None:
     assert isinstance(view, SettingsView)
     assert [item.label for item in view.items] == ["settings.language", "settings.level",
                                                    "settings.tolerance", "settings.brightness",
-                                                   "settings.calibrate", "settings.console"]
+                                                   "settings.calibrate", "settings.console",
+                                                   "settings.shelf"]
     assert values(table)[:4] == [Raw("English"), "level.apprentice", Raw("50%"), Raw("100%")]
     table.renders(ALL_LANGUAGES)
     assert isinstance(table.press("back"), MenuView)
@@ -214,3 +215,28 @@ def test_a_failing_enrolment_is_said() -> None:
         table.press("ok")
     view = table.view
     assert isinstance(view, MessageView) and view.text == "calib.fail"
+
+
+def test_the_empty_shelf_is_captured_from_the_settings_and_said() -> None:
+    results = ["cards", "captured"]
+    table = Table()
+    table.context.capture_empty_shelf = lambda: results.pop(0)
+    table.choose("menu.settings")
+    view = table.choose("settings.shelf")
+    assert view == MessageView("shelf.cards", title="settings.shelf", error=True)
+    table.renders(ALL_LANGUAGES)
+    assert isinstance(table.press("ok"), SettingsView)
+    table.press("ok")
+    assert table.view == MessageView("shelf.captured", title="settings.shelf", error=False)
+    table.renders(ALL_LANGUAGES)
+
+
+def test_a_failing_shelf_capture_is_said_as_no_camera() -> None:
+    table = Table()
+
+    def fail() -> str:
+        raise OSError("camera gone")
+
+    table.context.capture_empty_shelf = fail
+    table.choose("menu.settings")
+    assert table.choose("settings.shelf") == MessageView("shelf.no_camera", title="settings.shelf", error=True)
