@@ -121,7 +121,7 @@ def help_text() -> str:
     labkit ask [--level LEVEL] [--rules RULES] [--config FILE] CODE QUESTION
 {questions}
     labkit vision enroll FACES_DIR REFS_FILE
-    labkit vision identify REFS_FILE IMAGE [IMAGE ...]
+    labkit vision identify REFS_FILE IMAGE [IMAGE ...] [--tolerance T] [--empty-shelf IMAGE]
     labkit run [--simulate] [--headless] [--console PORT] [--state-dir DIR] [--frames-dir DIR] [--script FILE] [--log-file FILE|-]
     labkit config [--config FILE] --dump
 

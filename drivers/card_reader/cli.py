@@ -1,13 +1,15 @@
 """``labkit vision``: enrol card faces and identify cards in images, as JSON lines.
 
     labkit vision enroll FACES_DIR REFS_FILE [--back IMAGE]   # FACES_DIR holds <name>.png for each face name
-    labkit vision identify REFS_FILE IMAGE [IMAGE ...] [--tolerance T]
+    labkit vision identify REFS_FILE IMAGE [IMAGE ...] [--tolerance T] [--empty-shelf IMAGE]
 
 ``identify`` prints one JSON object per image, one per line:
 ``{"image": "<path as given>", "status": "ok" | "unsure" | "empty", "cards": [{"ingredient": "toad",
 "quad": [[x, y], [x, y], [x, y], [x, y]], "confidence": 0.97}]}``. ``enroll`` prints
 ``{"enrolled": [...ids], "references": "<REFS_FILE>"}``; with ``--back`` (a photo or scan of the
-cards' back) the reader also says when a card lies face down, and ``"back": true`` is added. An
+cards' back) the reader also says when a card lies face down, and ``"back": true`` is added.
+``--empty-shelf`` (a frame of the same shelf without cards, from the same camera) is what the kit
+captures before a game: the images are read against it (docs/card_reader.md, step 13). An
 image that is missing or unreadable gets ``{"image": "<path>", "error": {...}}`` in its place,
 the others are still read, and the command returns 2. Any other error prints
 ``{"error": {"kind": "...", "message": "..."}}`` on stdout and returns 2.
@@ -25,6 +27,7 @@ import cv2
 
 from .reader import CardReader
 from .references import SHIPPED_FACE_NAMES, ReferenceFileError, enroll, load_references, read_faces
+from .shelf import EmptyShelf
 
 
 class CliError(Exception):
@@ -52,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("refs_file")
     i.add_argument("images", nargs="+")
     i.add_argument("--tolerance", type=float, default=0.5, help="0 strict .. 1 lenient (default 0.5)")
+    i.add_argument("--empty-shelf", help="a frame of the shelf without cards: the images are read against it")
     return p
 
 
@@ -83,7 +87,7 @@ def _enroll(faces_dir: str, refs_file: str, names: tuple[str, ...], back_file: s
            **({"warnings": list(refs.warnings)} if refs.warnings else {})})
 
 
-def _identify(refs_file: str, images: list[str], tolerance: float) -> None:
+def _identify(refs_file: str, images: list[str], tolerance: float, empty_shelf: str | None) -> None:
     try:
         refs = load_references(refs_file)
     except ReferenceFileError as exc:
@@ -92,6 +96,8 @@ def _identify(refs_file: str, images: list[str], tolerance: float) -> None:
         reader = CardReader(refs, tolerance=tolerance)
     except (TypeError, ValueError) as exc:
         raise CliError("usage", str(exc)) from None
+    if empty_shelf is not None:
+        reader.empty_shelf = EmptyShelf(_read_image(empty_shelf))   # type: ignore[arg-type]
     failed = 0
     for path in images:
         try:
@@ -128,7 +134,7 @@ def main(argv: list[str], face_names: tuple[str, ...] = SHIPPED_FACE_NAMES) -> i
         if args.command == "enroll":
             _enroll(args.faces_dir, args.refs_file, face_names, args.back)
         else:
-            _identify(args.refs_file, args.images, args.tolerance)
+            _identify(args.refs_file, args.images, args.tolerance, args.empty_shelf)
     except CliError as exc:
         _emit({"error": {"kind": exc.kind, "message": exc.message}})
         return 2

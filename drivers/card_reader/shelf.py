@@ -6,8 +6,10 @@ outline stages, alone, take a lit patch of such a table for a card they cannot r
 capture and a frame of the game the room's light drifts (brightness, colour, a gradient across the
 shelf): a smooth change, fitted per colour channel in log light by a quadratic over the frame,
 robustly, as the cards are outliers. What the fit leaves is a change: a card, a hand, or a shadow
-or glare the capture did not have. The reader asks it two things (step 12, docs/card_reader.md):
-whether anything changed at all (an empty shelf) and whether every change lies under a card named.
+or glare the capture did not have, told apart by the shelf's texture seen through it. The reader
+asks it (step 13, docs/card_reader.md) whether anything of a card's size changed at all (an empty
+shelf), whether every change lies under a card named (else a card was left out), and whether an
+outline the stages could not read is only the shelf's texture.
 """
 
 from __future__ import annotations
@@ -262,7 +264,8 @@ class EmptyShelf:
             boxes.append(cv2.boxPoints(rect).astype(np.float32) / scale)
         return boxes
 
-    def _finger_on_a_card(self, region: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float], under: np.ndarray, card_width: float) -> bool:
+    def _finger_on_a_card(self, region: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float],
+                          under: np.ndarray, card_width: float) -> bool:
         """Whether a change (``region``, its ``rect``) runs from the frame's edge to a card named
         (``under``), narrow: a finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())

@@ -186,3 +186,22 @@ def test_a_missing_back_is_named_and_nothing_is_written(faces_dir: Path, tmp_pat
     error = lines(capsys)[0]["error"]
     assert error["kind"] == "missing_image" and "nope.png" in error["message"]  # type: ignore[index]
     assert not out.exists()
+
+
+def test_identify_reads_against_the_empty_shelf_given(refs_file: Path, faces: dict[str, np.ndarray], tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from drivers.card_reader.designs import empty_shelf, table_background
+    from drivers.card_reader.scenes import Conditions, compose_scene
+
+    light = Conditions(brightness=0.9, cast=(1.05, 1.0, 0.92), uneven=0.3, noise=3.0, jpeg=80)
+    frame = compose_scene(faces, [], table_background("stone", (640, 480), 1), 1, (640, 480), light).image
+    cv2.imwrite(str(tmp_path / "frame.png"), frame)
+    cv2.imwrite(str(tmp_path / "shelf.png"), empty_shelf("stone", (640, 480), 1, light, 1))
+    assert main(["identify", str(refs_file), str(tmp_path / "frame.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "unsure"      # the stone's patches, alone
+    assert main(["identify", str(refs_file), str(tmp_path / "frame.png"),
+                 "--empty-shelf", str(tmp_path / "shelf.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "empty"
+    assert main(["identify", str(refs_file), str(tmp_path / "frame.png"),
+                 "--empty-shelf", str(tmp_path / "nowhere.png")]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["kind"] == "missing_image"
