@@ -469,7 +469,7 @@ class CardReader:
                 return reading
             log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
             return FrameReading("empty")
-        if reading.status == "ok" and (not left or self._light_not_followed(shelf, changes, named)):
+        if reading.status == "ok" and (not left or self._light_not_followed(shelf, frame, named)):
             return reading
         if left:
             small, scale = _work_image(frame)
@@ -499,12 +499,12 @@ class CardReader:
                    for c in reading.cards if c.ingredient is None)
 
     @staticmethod
-    def _light_not_followed(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
-        """Whether the ``changes`` cover more than the cards ``named`` and one card left out could:
-        light the comparison could not follow (a wide glare over a dark shelf, a lamp moved),
-        which tells nothing of the cards."""
+    def _light_not_followed(shelf: EmptyShelf, frame: np.ndarray, named: list[CardSighting]) -> bool:
+        """Whether the strong changes of ``frame`` cover more than the cards ``named`` and one card
+        left out could: light the comparison could not follow (a wide glare over a dark shelf, a
+        lamp moved), which tells nothing of the cards."""
         areas = [quad_area(np.asarray(c.quad, np.float32)) for c in named]
-        changed = np.count_nonzero(changes) / shelf.scale() ** 2
+        changed = np.count_nonzero(shelf.changes(frame, strong=True)) / shelf.scale() ** 2
         return bool(changed > sum(areas) + WIDER_THAN_A_CARD * float(np.mean(areas)))
 
     @staticmethod
