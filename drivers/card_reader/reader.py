@@ -104,9 +104,10 @@ CHANGE_HEIGHT = (0.13, 0.95)
 #: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
 #: its edge: an outline snapped to a card's printed edge strays by a pixel or two
 EDGE_SLACK = 3.0
-#: changes wider than the cards an "ok" names and this many cards more are not a card it left out:
-#: what is left of cards beside them is at most one card in nine frames of ten (two cards apart
-#: read as one is rarer) and the margin of changes around them
+#: strong changes wider than the cards an "ok" names and this many cards more are not a card it
+#: left out but light the shelf's fit could not follow: what is left of cards beside them is at
+#: most one card in nine frames of ten (two cards apart read as one is rarer) and the margin of
+#: changes around them
 WIDER_THAN_A_CARD = 1.6
 
 
