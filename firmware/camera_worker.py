@@ -3,9 +3,9 @@
 It runs on its own thread and owns the camera, the card reader (its tolerance and its empty shelf)
 and the shelf watcher. Other threads never touch them: they send messages (``want_cards``,
 ``use_reader``, ``set_tolerance``, ``use_empty_shelf``, ``request_reading``) that the thread applies
-between frames. It captures only
-while cards are wanted or a reading is asked for, and posts ``Shelf`` events to the daemon. A
-failing camera is reported once, retried with back-off, and reported again when it comes back.
+between frames. It captures only while cards are wanted or a reading is asked for, and posts
+``Shelf`` events to the daemon. A failing camera is reported once, retried with back-off, and
+reported again when it comes back.
 """
 
 from __future__ import annotations
