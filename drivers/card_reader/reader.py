@@ -495,9 +495,12 @@ class CardReader:
                                named: list[CardSighting]) -> bool:
         """Whether every outline of ``reading`` the stages could not read is, beyond the cards
         ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``)."""
+        unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
+        if not unread:
+            return True
+        texture = shelf.texture(frame)               # once a frame, not once an outline
         quads = [np.asarray(c.quad, np.float32) for c in named]
-        return all(shelf.shows_the_shelf(frame, changes, np.asarray(c.quad, np.float32), quads)
-                   for c in reading.cards if c.ingredient is None)
+        return all(shelf.shows_the_shelf(texture, changes, quad, quads) for quad in unread)
 
     @staticmethod
     def _light_not_followed(shelf: EmptyShelf, frame: np.ndarray, named: list[CardSighting]) -> bool:

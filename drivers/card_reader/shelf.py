@@ -206,10 +206,14 @@ class EmptyShelf:
         correlation = cross / np.sqrt(var_a * var_b + 1e-12)
         return (correlation >= self.settings.seen_through) & (var_b >= self.settings.least_texture ** 2)
 
-    def shows_the_shelf(self, frame: np.ndarray, changes: np.ndarray, quad: np.ndarray,
+    def texture(self, frame: np.ndarray) -> np.ndarray:
+        """A frame's fine texture at ``settings.width``, as ``shows_the_shelf`` compares it."""
+        return _texture(_log_light(frame, self.settings), self.settings)
+
+    def shows_the_shelf(self, texture: np.ndarray, changes: np.ndarray, quad: np.ndarray,
                         cards: list[np.ndarray]) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
-        ``cards`` named (quads, frame px), the shelf's own texture: almost nothing there changed,
+        ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
         and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
         wood of its colour) changes little, but hides the shelf's texture; on a smooth shelf, with
         no texture to see again, an outline is never the shelf's."""
@@ -223,11 +227,10 @@ class EmptyShelf:
             return True                  # an outline of a card named, or of its part
         if float(changes[inside].mean()) > self.settings.outline_changed:
             return False
-        texture = _texture(_log_light(frame, self.settings), self.settings)[inside]
-        shelf = self._texture[inside]
-        texture, shelf = texture - texture.mean(), shelf - shelf.mean()
-        spread = float(np.sqrt((texture * texture).sum() * (shelf * shelf).sum()))
-        return spread > 0 and float((texture * shelf).sum()) >= self.settings.seen_through * spread
+        seen, shelf = texture[inside], self._texture[inside]
+        seen, shelf = seen - seen.mean(), shelf - shelf.mean()
+        spread = float(np.sqrt((seen * seen).sum() * (shelf * shelf).sum()))
+        return spread > 0 and float((seen * shelf).sum()) >= self.settings.seen_through * spread
 
     def scale(self) -> float:
         """Mask pixels per frame pixel."""
