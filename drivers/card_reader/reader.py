@@ -513,8 +513,9 @@ class CardReader:
 
     @staticmethod
     def _unsure(reading: FrameReading, why: str) -> FrameReading:
-        """``reading``, or its cards as "unsure" where it was "ok" (``why`` logged)."""
-        if reading.status != "ok":
+        """``reading`` as "unsure" where it was "ok" or "empty" (``why`` logged): a change the
+        shelf saw speaks against both."""
+        if reading.status == "unsure":
             return reading
         log.debug("card reader: unsure: %s", why)
         return FrameReading("unsure", reading.cards)

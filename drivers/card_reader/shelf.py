@@ -57,6 +57,10 @@ class ShelfSettings:
     #: detail out; a card's face adds its own colours and edges
     glare_level: float = 12.0
     glare_tint: float = 0.12
+    #: a channel at or above this level (0..255, at ``width``) is burnt out: a glare's core clips
+    #: at 255, which JPEG, noise and the resize pull down to 245, and the white added to the
+    #: shelf is then lost above it; its tint is judged by the channels below it
+    burnt_out: float = 245.0
     #: a change this large (share of the cards named, or with none named of the smallest card the
     #: kit reads) may be a card: a card shows at least half of itself, and half of its pixels may
     #: be as dark as its shelf
@@ -121,14 +125,18 @@ def _texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
 
 
 def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
-    """The smooth part of a log-light difference (H x W x 3): a quadratic per channel, fitted
-    again on the ``fit_share`` of pixels it fits best, ``fit_rounds`` times."""
+    """The smooth part of a log-light difference (H x W x 3): a quadratic per channel, fitted on
+    the ``fit_share`` of pixels nearest to the median difference, then again on the share it fits
+    best, ``fit_rounds`` times. Started from a fit of every pixel instead, the fit leans towards a
+    glare and the cards and takes more than three times the rounds to leave them (class: a glare's
+    surround, dark against a fit pulled up by it, taken for a card)."""
     h, w = difference.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     x, y = (xx / w - 0.5).ravel(), (yy / h - 0.5).ravel()
     terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
     values = difference.reshape(-1, 3)
-    used = np.ones(len(x), bool)
+    misfit = np.abs(values - np.median(values, axis=0)).sum(axis=1)
+    used = misfit <= np.quantile(misfit, settings.fit_share)
     for _ in range(int(settings.fit_rounds)):
         coefficients, *_ = np.linalg.lstsq(terms[used], values[used], rcond=None)
         misfit = np.abs(values - terms @ coefficients).sum(axis=1)
@@ -178,9 +186,11 @@ class EmptyShelf:
         added to the shelf's as the ``drift`` lights it, which adds no detail."""
         floor = self.settings.dark_floor
         added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
-        level = added.mean(axis=2)
-        white = (added.min(axis=2) >= self.settings.glare_level) & (
-            added.max(axis=2) - added.min(axis=2) <= self.settings.glare_tint * level + floor / 2)
+        burnt = np.exp(light) - floor >= self.settings.burnt_out
+        level = np.where(burnt, 0, added).sum(axis=2) / np.maximum((~burnt).sum(axis=2), 1)
+        spread = np.where(burnt, -np.inf, added).max(axis=2) - np.where(burnt, np.inf, added).min(axis=2)
+        white = (added.min(axis=2) >= self.settings.glare_level) & (   # -inf spread: burnt out in every channel
+            spread <= self.settings.glare_tint * level + floor / 2)
         window = (int(self.settings.texture_window),) * 2
         detail = np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
         shelf_detail = np.sqrt(np.maximum(cv2.blur(self._texture * self._texture, window)
