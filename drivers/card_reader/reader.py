@@ -475,9 +475,8 @@ class CardReader:
         if left:
             small, scale = _work_image(frame)
             named += self._placed_in_changes(frame, reading, named)
-            for box in shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named]):
-                card = self._read_change(frame, small, scale, box, named)
-                named += [card] if card is not None else []
+            for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named]):
+                named += self._read_changed_region(frame, small, scale, shelf, region, named)
             if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named]):
                 return self._unsure(reading, "a change since the shelf was empty that no card named explains")
         if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
@@ -528,6 +527,18 @@ class CardReader:
                                     [np.asarray(c.quad, np.float32) for c in named])
         return [_sighting(ing, q, conf) for ing, q, conf in placed or ()
                 if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)]
+
+    def _read_changed_region(self, frame: np.ndarray, small: np.ndarray, scale: float, shelf: EmptyShelf,
+                             region: np.ndarray, named: list[CardSighting]) -> list[CardSighting]:
+        """The cards a change of the shelf (``region``) shows: itself read as one card, or else its
+        parts wider than a finger (``EmptyShelf.parts``: a card with a finger on it, cards whose
+        changes met at a corner), each read as one."""
+        card = self._read_change(frame, small, scale, shelf.box(region), named)
+        if card is not None:
+            return [card]
+        quads = [np.asarray(c.quad, np.float32) for c in named]
+        cards = [self._read_change(frame, small, scale, box, named) for box in shelf.parts(region, quads)]
+        return [c for c in cards if c is not None]
 
     def _read_change(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
                      named: list[CardSighting]) -> CardSighting | None:

@@ -51,6 +51,15 @@ class ShelfSettings:
     #: changes this close (px at ``width``) are one: the parts of a card whose colours match its
     #: shelf's light in places, split by them; cards a player lays apart lie further apart
     gap: int = 5
+    #: a change's edge is a card's outline where the change (log light, past the light's fit) climbs
+    #: by at least this much a pixel at ``width``: a card's least change, 0.26, is a step of at most
+    #: 2 px there (blur, the resize); a shadow's or a glare's soft edge, a third of its size, stays
+    #: below 0.04
+    sharp_edge: float = 0.1
+    #: ... and a change with less than this share of its edge sharp is light, not a card: a card
+    #: showed at least 0.72 of its edge sharp, and the shadows and glares the fit left 0.12 at most
+    #: (140 scenes of two designs left out, normal and hard)
+    least_sharp: float = 0.35
     #: a change whose light adds at least this much (grey levels) to the shelf's in every channel,
     #: white (its channels within ``glare_tint`` of their mean, and sensor noise), with no more
     #: detail than the shelf's own, is glare: glare is the lamp's white light reflected, and washes
@@ -172,18 +181,38 @@ class EmptyShelf:
         difference = light - self._light
         drift = _light_drift(difference, self.settings)
         level = self.settings.strong_change if strong else self.settings.change
-        changed = np.abs(difference - drift).max(axis=2) > level
+        residual = np.abs(difference - drift).max(axis=2)
+        changed = residual > level
         texture = _texture(light, self.settings)
         shelf = ~changed | self._shelf_seen_through(texture)
         changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf) & ~self._glare(light, drift, texture)
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
-        return cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap) > 0
+        return self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), residual)
+
+    def _outlined(self, changes: np.ndarray, residual: np.ndarray) -> np.ndarray:
+        """``changes`` (a uint8 mask) less those without a card's outline (their edge, within the
+        frame, is mostly soft in the ``residual`` change): a shadow, or the surround of a glare,
+        that the light's fit did not follow, on a shelf too smooth to be seen through."""
+        gx = cv2.Sobel(residual, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(residual, cv2.CV_32F, 0, 1, ksize=3) / 8
+        sharp = cv2.dilate((np.hypot(gx, gy) >= self.settings.sharp_edge).astype(np.uint8), np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(changes)
+        edges = changes - cv2.erode(changes, np.ones((3, 3), np.uint8))
+        edges[0, :] = edges[-1, :] = edges[:, 0] = edges[:, -1] = 0
+        on_edge = edges > 0
+        edge_px = np.bincount(labels[on_edge], minlength=count)
+        sharp_px = np.bincount(labels[on_edge & (sharp > 0)], minlength=count)
+        soft = sharp_px < self.settings.least_sharp * edge_px
+        soft[0] = True                                       # the background
+        return ~soft[labels]
 
     def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray) -> np.ndarray:
         """Where a frame (``light``, log, and its ``texture``) is the shelf under glare: white light
-        added to the shelf's as the ``drift`` lights it, which adds no detail."""
+        added to the shelf's as the ``drift`` lights it, which adds no detail and washes the shelf's
+        out by the share of the light that is the shelf's; a white card hides the shelf's detail
+        (class: a pale card on a textured table taken for glare)."""
         floor = self.settings.dark_floor
         added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
         burnt = np.exp(light) - floor >= self.settings.burnt_out
@@ -195,7 +224,9 @@ class EmptyShelf:
         detail = np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
         shelf_detail = np.sqrt(np.maximum(cv2.blur(self._texture * self._texture, window)
                                           - cv2.blur(self._texture, window) ** 2, 0))
-        return white & (detail <= shelf_detail + self.settings.least_texture)
+        seen = shelf_detail * np.exp(self._light + drift - light).mean(axis=2)   # the shelf's, washed out
+        slack = self.settings.least_texture
+        return white & (detail <= shelf_detail + slack) & (detail >= seen - slack)
 
     def _lit_like_the_shelf_around(self, difference: np.ndarray, shelf: np.ndarray) -> np.ndarray:
         """Where a frame's light (``difference`` from the empty shelf's, log) is that of the shelf
@@ -226,7 +257,10 @@ class EmptyShelf:
         ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
         and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
         wood of its colour) changes little, but hides the shelf's texture; on a smooth shelf, with
-        no texture to see again, an outline is never the shelf's."""
+        no texture to see again, an outline is never the shelf's. Its texture is seen again on the
+        whole and in every block of a card's width with texture to see (``least_texture``): an
+        outline around a whole table, mostly the shelf's, may hide a card of the shelf's light in
+        a part of it."""
         scale = self.scale()
         region = np.zeros(changes.shape, np.uint8)
         cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * scale).astype(np.int32), 1)
@@ -237,7 +271,24 @@ class EmptyShelf:
             return True                  # an outline of a card named, or of its part
         if float(changes[inside].mean()) > self.settings.outline_changed:
             return False
-        seen, shelf = texture[inside], self._texture[inside]
+        if not self._seen_again(texture, inside):
+            return False
+        side = max(3, round(self._card_width(changes, cards) if cards else
+                            self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect))
+        ys, xs = np.nonzero(inside)
+        for y in range(int(ys.min()), int(ys.max()) + 1, side):
+            for x in range(int(xs.min()), int(xs.max()) + 1, side):
+                block = np.zeros_like(inside)
+                block[y:y + side, x:x + side] = inside[y:y + side, x:x + side]
+                if (np.count_nonzero(block) >= side * side / 2
+                        and float(self._texture[block].std()) >= self.settings.least_texture
+                        and not self._seen_again(texture, block)):
+                    return False
+        return True
+
+    def _seen_again(self, texture: np.ndarray, where: np.ndarray) -> bool:
+        """Whether the frame's ``texture`` correlates with the shelf's over ``where`` (a bool mask)."""
+        seen, shelf = texture[where], self._texture[where]
         seen, shelf = seen - seen.mean(), shelf - shelf.mean()
         spread = float(np.sqrt((seen * seen).sum() * (shelf * shelf).sum()))
         return spread > 0 and float((seen * shelf).sum()) >= self.settings.seen_through * spread
@@ -256,10 +307,13 @@ class EmptyShelf:
         each as the smallest rectangle around it (frame px): none means every change of the frame
         lies under a card named (or none is left). A finger or an arm from the frame's edge is
         not one (``finger_bands``, and a finger reaching a card named)."""
+        return [self.box(region) for region in self.unexplained_regions(changes, cards)]
+
+    def unexplained_regions(self, changes: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+        """The changes of ``unexplained``, each as a bool mask at ``settings.width``."""
         mask = changes.astype(np.uint8)
         scale = self.scale()
-        width = (np.sqrt(np.mean([quad_area(q) for q in cards]) / self.settings.card_aspect) * scale if cards
-                 else self.settings.usual_width * mask.shape[0])
+        width = self._card_width(mask, cards)
         mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
         under = np.zeros_like(mask)
         if cards:
@@ -268,26 +322,53 @@ class EmptyShelf:
                 cv2.fillConvexPoly(under, np.round(np.asarray(q, np.float32) * scale).astype(np.int32), 1)
             under = cv2.dilate(under, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
             mask[under > 0] = 0
-        least = (self.settings.least_card * float(np.mean([quad_area(q) for q in cards])) * scale * scale
-                 if cards else self.least_change())
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-        boxes = []
+        regions = []
         for i in range(1, count):
-            if stats[i, cv2.CC_STAT_AREA] < least:
+            if stats[i, cv2.CC_STAT_AREA] < self._least_card(cards):
                 continue
             region = labels == i
-            rect = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
-            if cards and self._finger_on_a_card(region, rect, under, width):
+            if cards and self._finger_on_a_card(region, under, width):
                 continue
-            boxes.append(cv2.boxPoints(rect).astype(np.float32) / scale)
-        return boxes
+            regions.append(region)
+        return regions
 
-    def _finger_on_a_card(self, region: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float],
-                          under: np.ndarray, card_width: float) -> bool:
-        """Whether a change (``region``, its ``rect``) runs from the frame's edge to a card named
-        (``under``), narrow: a finger on the card."""
+    def parts(self, region: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+        """The parts of a change (``region``, a mask at ``settings.width``) wider than a finger,
+        each as the smallest rectangle around it (frame px): a card without the finger on it, or
+        the cards whose changes met at a corner. A finger is narrower than ``finger`` card widths
+        (of the ``cards`` named, or else of the change's own narrow side)."""
+        width = self._card_width(region, cards) if cards else min(cv2.minAreaRect(cv2.findNonZero(
+            region.astype(np.uint8)))[1])
+        size = max(3, int(self.settings.finger * width) | 1)
+        opened = cv2.morphologyEx(region.astype(np.uint8), cv2.MORPH_OPEN,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(opened)
+        return [self.box(labels == i) for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= self._least_card(cards)]
+
+    def box(self, region: np.ndarray) -> np.ndarray:
+        """The smallest rectangle around a change (``region``, a mask at ``settings.width``), frame px."""
+        rect = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
+        return cv2.boxPoints(rect).astype(np.float32) / self.scale()
+
+    def _card_width(self, mask: np.ndarray, cards: list[np.ndarray]) -> float:
+        """A card's width (px at ``settings.width``): the ``cards``' named, or the usual one."""
+        if cards:
+            return float(np.sqrt(np.mean([quad_area(q) for q in cards]) / self.settings.card_aspect) * self.scale())
+        return self.settings.usual_width * mask.shape[0]
+
+    def _least_card(self, cards: list[np.ndarray]) -> float:
+        """The least change that may be a card (px at ``settings.width``)."""
+        if cards:
+            return self.settings.least_card * float(np.mean([quad_area(q) for q in cards])) * self.scale() ** 2
+        return self.least_change()
+
+    def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
+        """Whether a change (``region``) runs from the frame's edge to a card named (``under``),
+        narrow: a finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
         touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
+        rect = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
         return at_edge and touching and min(rect[1]) <= self.settings.finger * card_width
 
 
