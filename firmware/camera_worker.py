@@ -3,8 +3,9 @@
 It runs on its own thread and owns the camera, the card reader (its tolerance and its empty shelf)
 and the shelf watcher. Other threads never touch them: they send messages (``want_cards``,
 ``use_reader``, ``set_tolerance``, ``use_empty_shelf``, ``request_reading``) that the thread applies
-between frames. It captures only while cards are wanted or a reading is asked for, and posts
-``Shelf`` events to the daemon. A failing camera is reported once, retried with back-off, and
+between frames. It captures only while cards are wanted or a reading is asked for, posts
+``Shelf`` events to the daemon, and saves the empty shelf it reads with (``shelf_saver``,
+``firmware.shelf_file``). A failing camera is reported once, retried with back-off, and
 reported again when it comes back.
 """
 
@@ -15,10 +16,13 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware.console import ShelfReading
 from firmware.ui.base import Shelf
+
+if TYPE_CHECKING:
+    from firmware.shelf_file import ShelfSaver
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +114,7 @@ class CameraWorker:
         post_fault: Callable[[str, str | None], None],
         frame_interval: float = 0.05,
         capture_timeout: float | None = CAPTURE_TIMEOUT,
+        shelf_saver: ShelfSaver | None = None,
     ) -> None:
         self.camera = camera
         self.post_shelf = post_shelf
@@ -121,6 +126,7 @@ class CameraWorker:
         # owned by the camera thread (before start: by whoever builds the worker)
         self._reader = reader
         self._watcher = watcher
+        self._shelf_saver = shelf_saver
         self._wanted = 0
         self._asked: list[Callable[[Reading], None]] = []
         self._stall_guard: Any = None
@@ -245,6 +251,8 @@ class CameraWorker:
 
             if hasattr(self._reader, "empty_shelf"):
                 self._reader.empty_shelf = EmptyShelf(message.frame)
+                if self._shelf_saver is not None:
+                    self._shelf_saver.update(self._reader.empty_shelf, at_once=True)
         elif isinstance(message, _ReadingWanted):
             if self._failed:
                 message.reply(NO_CAMERA)
@@ -270,6 +278,8 @@ class CameraWorker:
             self._camera_failed(error)
             return False
         reading = self._reader.identify(frame)
+        if self._shelf_saver is not None:               # the keeper may have captured the shelf
+            self._shelf_saver.update(getattr(self._reader, "empty_shelf", None))
         if self._failed:
             self._failed = False
             log.info("the camera is back")

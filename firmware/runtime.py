@@ -291,9 +291,11 @@ def face_names_problem(names: tuple[str, ...]) -> str | None:
 
 
 def open_reader(config: Config, state_dir: Path) -> tuple[CardReader, ShelfWatcher, str | None]:
-    """The card reader and its stability watcher; a bad reference file falls back to the placeholders."""
+    """The card reader, with the empty shelf saved in ``state_dir`` if any, and its stability watcher;
+    a bad reference file falls back to the placeholders."""
     from drivers.card_reader import CardReader, ReferenceFileError, ShelfWatcher, load_references, placeholder_references
     from drivers.card_reader.shelf import ShelfKeeper
+    from firmware.shelf_file import SHELF_FILE, load_shelf
 
     problem = None
     references = None
@@ -316,6 +318,7 @@ def open_reader(config: Config, state_dir: Path) -> tuple[CardReader, ShelfWatch
     reader = CardReader(references, tolerance=config.reader.tolerance)
     if config.reader.shelf_frames:
         reader.shelf_keeper = ShelfKeeper(config.reader.shelf_frames)
+    reader.empty_shelf = load_shelf(state_dir / SHELF_FILE)
     return reader, ShelfWatcher(required_frames=config.reader.stable_frames), problem
 
 
@@ -568,6 +571,7 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     The daemon's event sink exists first: every part and thread built after it posts to it."""
     from firmware.console import ConsoleProtocol
     from firmware.screens.draw import render_view
+    from firmware.shelf_file import SHELF_FILE, ShelfSaver
     from firmware.simulator import SimulatedShelf
     from firmware.ui.app import LabUi
 
@@ -609,7 +613,8 @@ def build_kit(config: Config, options: RunOptions, state_dir: Path) -> Kit:
     )
     reader.tolerance = context.tolerance
 
-    camera_worker = CameraWorker(parts.camera, reader, watcher, sink.post_shelf, sink.post_fault)
+    camera_worker = CameraWorker(parts.camera, reader, watcher, sink.post_shelf, sink.post_fault,
+                                 shelf_saver=ShelfSaver(state_dir / SHELF_FILE, saved=reader.empty_shelf))
     calibration = Calibration(camera_worker, references_path(config, state_dir))
     context.capture_face = calibration.capture_face
     context.enroll_faces = calibration.enroll_faces

@@ -165,11 +165,18 @@ class EmptyShelf:
         frame = check_frame(frame)
         self.settings = settings
         self.size = (int(frame.shape[1]), int(frame.shape[0]))
+        self._frame = frame.copy()
+        self._frame.setflags(write=False)
         self._light = _log_light(frame, settings)
         self._texture = _texture(self._light, settings)
 
     def __repr__(self) -> str:
         return f"EmptyShelf({self.size[0]}x{self.size[1]})"
+
+    @property
+    def frame(self) -> np.ndarray:
+        """The frame captured (read-only), to keep it across restarts."""
+        return self._frame
 
     def changes(self, frame: np.ndarray, strong: bool = False) -> np.ndarray | None:
         """Where ``frame`` is not the shelf: a bool mask at ``settings.width``, or None for a frame

@@ -11,6 +11,7 @@ import pytest
 from drivers.camera import CameraError, open_camera
 from drivers.card_reader import CardReader, ShelfWatcher, placeholder_references
 from firmware.camera_worker import CameraWorker
+from firmware.shelf_file import ShelfSaver, load_shelf
 from firmware.simulator import SimulatedShelf
 from firmware.ui.base import Shelf
 
@@ -68,9 +69,11 @@ class FlakyCamera:
         self.inner.close()
 
 
-def start_worker(camera: object, reader: CardReader, events: Events, wanted: int) -> CameraWorker:
+def start_worker(camera: object, reader: CardReader, events: Events, wanted: int,
+                 shelf_saver: ShelfSaver | None = None) -> CameraWorker:
     worker = CameraWorker(camera, reader, ShelfWatcher(2), events.shelf.put,  # type: ignore[arg-type]
-                          lambda part, message: events.faults.put((part, message)), frame_interval=0.01)
+                          lambda part, message: events.faults.put((part, message)), frame_interval=0.01,
+                          shelf_saver=shelf_saver)
     worker.want_cards(wanted)
     worker.start()
     return worker
@@ -187,3 +190,23 @@ def test_a_new_reader_reads_with_the_empty_shelf_and_keeper_of_the_old() -> None
         assert second.shelf_keeper is first.shelf_keeper
     finally:
         worker.stop()
+
+
+def test_the_shelf_the_keeper_captures_is_saved_by_the_camera_thread(tmp_path) -> None:
+    from drivers.card_reader.shelf import ShelfKeeper
+
+    camera, events = FlakyCamera(), Events()
+    SimulatedShelf(camera).clear()
+    reader = CardReader(placeholder_references())
+    reader.shelf_keeper = ShelfKeeper(3)                  # captured on the third frame, once
+    path = tmp_path / "empty_shelf.png"
+    worker = start_worker(camera, reader, events, 0, ShelfSaver(path))
+    try:
+        for _ in range(3):
+            worker.read_now()
+        assert worker.read_now().status == "empty"          # the fourth starts a new run
+    finally:
+        worker.stop()
+    saved = load_shelf(path)
+    assert reader.empty_shelf is not None and saved is not None
+    assert np.array_equal(saved.frame, reader.empty_shelf.frame)

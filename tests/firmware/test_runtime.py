@@ -229,3 +229,25 @@ def test_the_kit_keeps_its_empty_shelf_from_the_frames_it_reads(tmp_path: Path) 
     finally:
         kept.session.store.close()
         never.session.store.close()
+
+
+def test_the_empty_shelf_captured_is_read_with_after_a_restart(tmp_path: Path) -> None:
+    from drivers.card_reader.shelf import EmptyShelf
+
+    first = make_kit(tmp_path / "state", **{"reader.shelf_frames": 0})
+    first.start()
+    try:
+        assert first.camera_worker.reader.empty_shelf is None          # nothing saved yet
+        first.shelf.clear()
+        assert first.context.capture_empty_shelf() == "captured"
+        first.camera_worker.read_now()                                 # a frame after the capture
+        captured = first.camera_worker.reader.empty_shelf
+        assert isinstance(captured, EmptyShelf)
+    finally:
+        first.stop()
+    again = make_kit(tmp_path / "state", **{"reader.shelf_frames": 0})
+    try:
+        shelf = again.camera_worker.reader.empty_shelf
+        assert isinstance(shelf, EmptyShelf) and np.array_equal(shelf.frame, captured.frame)
+    finally:
+        again.session.store.close()
