@@ -8,7 +8,9 @@ empty and still. A shelf from another camera mode is never compared (``EmptyShel
 a stale one is replaced as soon as the keeper or the settings capture the shelf again.
 
 The file is a PNG of the captured frame, written under another name and renamed into place, mode
-0600 like the game's database. An unreadable file is named in the log and left as it is; writing
+0600 like the game's database. It holds the camera's frame only, which no change of the code
+reads differently (what the reader derives from it is derived again at each start), so it
+carries no schema version. An unreadable file is named in the log and left as it is; writing
 that fails is logged once until a write succeeds, and never stops the camera loop.
 """
 
