@@ -464,6 +464,8 @@ class CardReader:
             return reading
         named = [c for c in reading.cards if c.ingredient is not None
                  and (reading.status == "ok" or c.confidence >= self.threshold)]   # an "ok" was verified
+        if self._unchanged(shelf, changes, named):
+            return self._unsure(reading, "a card named where nothing changed since the shelf was empty")
         left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])
         if not left and not named:
             if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
@@ -481,6 +483,8 @@ class CardReader:
                 return self._unsure(reading, "a change since the shelf was empty that no card named explains")
         if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
             return self._unsure(reading, "an outline the stages could not read is not the shelf's")
+        if self._unchanged(shelf, changes, named):
+            return self._unsure(reading, "a card named where nothing changed since the shelf was empty")
         if _overlapping([np.asarray(c.quad, np.float32) for c in named]):
             return self._unsure(reading, "cards named in the changes overlap more than a player lays them")
         verified = self._verified(frame, FrameReading("ok", named))
@@ -500,6 +504,12 @@ class CardReader:
         texture = shelf.texture(frame)               # once a frame, not once an outline
         quads = [np.asarray(c.quad, np.float32) for c in named]
         return all(shelf.shows_the_shelf(texture, changes, quad, quads) for quad in unread)
+
+    @staticmethod
+    def _unchanged(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
+        """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``)."""
+        return any(shelf.changed_share(changes, np.asarray(c.quad, np.float32)) < shelf.settings.least_card
+                   for c in named)
 
     @staticmethod
     def _light_not_followed(shelf: EmptyShelf, frame: np.ndarray, named: list[CardSighting]) -> bool:

@@ -309,6 +309,17 @@ class EmptyShelf:
         side = self.settings.smallest_card * self.size[1] * self.scale()
         return self.settings.least_card * side * side / self.settings.card_aspect
 
+    def changed_share(self, changes: np.ndarray, quad: np.ndarray) -> float:
+        """The share of a quad (frame px) that ``changes`` shows changed; 1.0 for a quad too small to
+        judge. A card named where less than ``least_card`` of it changed is the shelf's own texture
+        seen as a card, or a card captured with the shelf."""
+        region = np.zeros(changes.shape, np.uint8)
+        cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * self.scale()).astype(np.int32), 1)
+        inside = cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
+        if np.count_nonzero(inside) < self.settings.least_seen:
+            return 1.0
+        return float(changes[inside].mean())
+
     def unexplained(self, changes: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
         """The changes of a card's size beyond the ``cards`` (quads, frame px) and their margin,
         each as the smallest rectangle around it (frame px): none means every change of the frame
