@@ -104,11 +104,6 @@ CHANGE_HEIGHT = (0.13, 0.95)
 #: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
 #: its edge: an outline snapped to a card's printed edge strays by a pixel or two
 EDGE_SLACK = 3.0
-#: strong changes wider than the cards an "ok" names and this many cards more are not a card it
-#: left out but light the shelf's fit could not follow: what is left of cards beside them is at
-#: most one card in nine frames of ten (two cards apart read as one is rarer) and the margin of
-#: changes around them
-WIDER_THAN_A_CARD = 1.6
 
 
 def _blocks(t: np.ndarray) -> np.ndarray:
@@ -472,7 +467,7 @@ class CardReader:
                 return reading
             log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
             return FrameReading("empty")
-        if reading.status == "ok" and (not left or self._light_not_followed(shelf, frame, named)):
+        if reading.status == "ok" and not left:
             return reading
         if left:
             small, scale = _work_image(frame)
@@ -510,15 +505,6 @@ class CardReader:
         """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``)."""
         return any(shelf.changed_share(changes, np.asarray(c.quad, np.float32)) < shelf.settings.least_card
                    for c in named)
-
-    @staticmethod
-    def _light_not_followed(shelf: EmptyShelf, frame: np.ndarray, named: list[CardSighting]) -> bool:
-        """Whether the strong changes of ``frame`` cover more than the cards ``named`` and one card
-        left out could: light the comparison could not follow (a wide glare over a dark shelf, a
-        lamp moved), which tells nothing of the cards."""
-        areas = [quad_area(np.asarray(c.quad, np.float32)) for c in named]
-        changed = np.count_nonzero(shelf.changes(frame, strong=True)) / shelf.scale() ** 2
-        return bool(changed > sum(areas) + WIDER_THAN_A_CARD * float(np.mean(areas)))
 
     @staticmethod
     def _unsure(reading: FrameReading, why: str) -> FrameReading:

@@ -43,9 +43,6 @@ class ShelfSettings:
     #: card's darkest tenth differs from its shelf by 0.26 and more, the shelf's own noise and
     #: JPEG stay within 0.2 in 99 of 100 pixels (25 scenes of every table kind)
     change: float = 0.25
-    #: ... and a strong one beyond this: most of a card differs from its shelf by twice the least
-    #: change, where a wide glare on a dark cloth that the fit cannot follow stays below it
-    strong_change: float = 0.5
     #: changes thinner than this (px at ``width``) are noise, a grain edge moved by the camera
     speck: int = 3
     #: changes this close (px at ``width``) are one: the parts of a card whose colours match its
@@ -178,18 +175,16 @@ class EmptyShelf:
         """The frame captured (read-only), to keep it across restarts."""
         return self._frame
 
-    def changes(self, frame: np.ndarray, strong: bool = False) -> np.ndarray | None:
+    def changes(self, frame: np.ndarray) -> np.ndarray | None:
         """Where ``frame`` is not the shelf: a bool mask at ``settings.width``, or None for a frame
-        of another size than the shelf's (another camera mode: it cannot be compared). ``strong``:
-        only changes of ``strong_change`` (a card's, not a light the fit could not follow)."""
+        of another size than the shelf's (another camera mode: it cannot be compared)."""
         if (int(frame.shape[1]), int(frame.shape[0])) != self.size:
             return None
         light = _log_light(frame, self.settings)
         difference = light - self._light
         drift = _light_drift(difference, self.settings)
-        level = self.settings.strong_change if strong else self.settings.change
         residual = np.abs(difference - drift).max(axis=2)
-        changed = residual > level
+        changed = residual > self.settings.change
         texture = _texture(light, self.settings)
         shelf = ~changed | self._shelf_seen_through(texture)
         changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf) & ~self._glare(light, drift, texture)
