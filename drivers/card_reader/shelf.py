@@ -263,34 +263,37 @@ class EmptyShelf:
         whole and in every block of a card's width with texture to see (``least_texture``): an
         outline around a whole table, mostly the shelf's, may hide a card of the shelf's light in
         a part of it."""
-        scale = self.scale()
-        region = np.zeros(changes.shape, np.uint8)
-        cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * scale).astype(np.int32), 1)
-        for q in cards:
-            cv2.fillConvexPoly(region, np.round(np.asarray(q, np.float32) * scale).astype(np.int32), 0)
-        inside = cv2.erode(region, np.ones((3, 3), np.uint8)) > 0     # not an outline's edge
+        inside = self._inside(changes.shape, quad, cards)
         if np.count_nonzero(inside) < self.settings.least_seen:
             return True                  # an outline of a card named, or of its part
         if float(changes[inside].mean()) > self.settings.outline_changed:
             return False
-        if not self._seen_again(texture, inside):
+        if not self._seen_again(texture[inside], self._texture[inside]):
             return False
         side = max(3, round(self._card_width(changes, cards) if cards else
                             self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect))
         ys, xs = np.nonzero(inside)
         for y in range(int(ys.min()), int(ys.max()) + 1, side):
             for x in range(int(xs.min()), int(xs.max()) + 1, side):
-                block = np.zeros_like(inside)
-                block[y:y + side, x:x + side] = inside[y:y + side, x:x + side]
-                if (np.count_nonzero(block) >= side * side / 2
-                        and float(self._texture[block].std()) >= self.settings.least_texture
-                        and not self._seen_again(texture, block)):
+                block = (slice(y, y + side), slice(x, x + side))
+                where = inside[block]
+                shelf = self._texture[block][where]
+                if (np.count_nonzero(where) >= side * side / 2 and float(shelf.std()) >= self.settings.least_texture
+                        and not self._seen_again(texture[block][where], shelf)):
                     return False
         return True
 
-    def _seen_again(self, texture: np.ndarray, where: np.ndarray) -> bool:
-        """Whether the frame's ``texture`` correlates with the shelf's over ``where`` (a bool mask)."""
-        seen, shelf = texture[where], self._texture[where]
+    def _inside(self, shape: tuple[int, ...], quad: np.ndarray, cards: list[np.ndarray] | None = None) -> np.ndarray:
+        """The pixels (a bool mask of ``shape``, at ``settings.width``) inside a quad (frame px),
+        beyond the ``cards`` (quads, frame px) and off its edge."""
+        region = np.zeros(shape[:2], np.uint8)
+        cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * self.scale()).astype(np.int32), 1)
+        for q in cards or ():
+            cv2.fillConvexPoly(region, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 0)
+        return cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
+
+    def _seen_again(self, seen: np.ndarray, shelf: np.ndarray) -> bool:
+        """Whether a frame's texture (``seen``, pixels) correlates with the shelf's (``shelf``, the same pixels)."""
         seen, shelf = seen - seen.mean(), shelf - shelf.mean()
         spread = float(np.sqrt((seen * seen).sum() * (shelf * shelf).sum()))
         return spread > 0 and float((seen * shelf).sum()) >= self.settings.seen_through * spread
@@ -308,9 +311,7 @@ class EmptyShelf:
         """The share of a quad (frame px) that ``changes`` shows changed; 1.0 for a quad too small to
         judge. A card named where less than ``least_card`` of it changed is the shelf's own texture
         seen as a card, or a card captured with the shelf."""
-        region = np.zeros(changes.shape, np.uint8)
-        cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * self.scale()).astype(np.int32), 1)
-        inside = cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
+        inside = self._inside(changes.shape, quad)
         if np.count_nonzero(inside) < self.settings.least_seen:
             return 1.0
         return float(changes[inside].mean())
