@@ -454,14 +454,15 @@ class CardReader:
         What the stages alone could not tell from a card is then the shelf's own texture, or a
         shadow or glare over it; and an "ok" of the stages that left a card out is told by the
         change the card made."""
-        changes = shelf.changes(frame)
-        if changes is None:
+        compared = shelf.compare(frame)
+        if compared is None:
             return reading
+        changes, sharp = compared
         named = [c for c in reading.cards if c.ingredient is not None
                  and (reading.status == "ok" or c.confidence >= self.threshold)]   # an "ok" was verified
         if self._unchanged(shelf, changes, named):
             return self._unsure(reading, "a card named where nothing changed since the shelf was empty")
-        left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named])
+        left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
         if not left and not named:
             if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
                 return reading
@@ -472,9 +473,9 @@ class CardReader:
         if left:
             small, scale = _work_image(frame)
             named += self._placed_in_changes(frame, reading, named)
-            for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named]):
+            for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
                 named += self._read_changed_region(frame, small, scale, shelf, region, named)
-            if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named]):
+            if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
                 return self._unsure(reading, "a change since the shelf was empty that no card named explains")
         if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
             return self._unsure(reading, "an outline the stages could not read is not the shelf's")

@@ -15,6 +15,7 @@ outline the stages could not read is only the shelf's texture.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -57,6 +58,15 @@ class ShelfSettings:
     #: showed at least 0.72 of its edge sharp, and the shadows and glares the fit left 0.12 at most
     #: (140 scenes of two designs left out, normal and hard)
     least_sharp: float = 0.35
+    #: ... judged on at least this much edge (px at ``width``) where a change left beside the cards
+    #: meets the shelf: a third of the outline of the smallest card the kit reads (62 px there)
+    least_edge: int = 20
+    #: ... and holds less than this much sharp edge inside it (card widths; of the smallest card
+    #: for a whole change): a card shows half its outline at least (2.4 card widths), and cards
+    #: in a shadow beside a card named showed 3.6-7.5 with their faces; the shadows and glares
+    #: left beside a card showed 0.12 at most, fingers in them 1.5-1.7 (12 scenes of the tests
+    #: and 8 development scenes of two designs)
+    sharp_inside: float = 1.0
     #: a change whose light adds at least this much (grey levels) to the shelf's in every channel,
     #: white (its channels within ``glare_tint`` of their mean, and sensor noise), with no more
     #: detail than the shelf's own, is glare: glare is the lamp's white light reflected, and washes
@@ -150,6 +160,14 @@ def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     return (terms @ coefficients).reshape(h, w, 3)
 
 
+class Comparison(NamedTuple):
+    """A frame compared with the empty shelf, at ``ShelfSettings.width``: where it changed (the
+    changes with a card's outline), and where the change's edge is sharp like a card's."""
+
+    changes: np.ndarray
+    sharp: np.ndarray
+
+
 class EmptyShelf:
     """A frame of the empty shelf, to tell a frame's changes from the shelf's own texture.
 
@@ -178,6 +196,12 @@ class EmptyShelf:
     def changes(self, frame: np.ndarray) -> np.ndarray | None:
         """Where ``frame`` is not the shelf: a bool mask at ``settings.width``, or None for a frame
         of another size than the shelf's (another camera mode: it cannot be compared)."""
+        compared = self.compare(frame)
+        return None if compared is None else compared.changes
+
+    def compare(self, frame: np.ndarray) -> Comparison | None:
+        """``changes`` with the sharp edges of the change (``Comparison``), or None for a frame of
+        another size than the shelf's."""
         if (int(frame.shape[1]), int(frame.shape[0])) != self.size:
             return None
         light = _log_light(frame, self.settings)
@@ -191,24 +215,56 @@ class EmptyShelf:
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
-        return self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), residual)
+        sharp = self._sharp_edges(residual)
+        return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp)
 
-    def _outlined(self, changes: np.ndarray, residual: np.ndarray) -> np.ndarray:
-        """``changes`` (a uint8 mask) less those without a card's outline (their edge, within the
-        frame, is mostly soft in the ``residual`` change): a shadow, or the surround of a glare,
-        that the light's fit did not follow, on a shelf too smooth to be seen through."""
+    def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
+        """Where the ``residual`` change climbs like a card's outline (``sharp_edge``), a pixel
+        either way: a bool mask."""
         gx = cv2.Sobel(residual, cv2.CV_32F, 1, 0, ksize=3) / 8
         gy = cv2.Sobel(residual, cv2.CV_32F, 0, 1, ksize=3) / 8
-        sharp = cv2.dilate((np.hypot(gx, gy) >= self.settings.sharp_edge).astype(np.uint8), np.ones((3, 3), np.uint8))
+        return cv2.dilate((np.hypot(gx, gy) >= self.settings.sharp_edge).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+    def _outlined(self, changes: np.ndarray, sharp: np.ndarray) -> np.ndarray:
+        """``changes`` (a uint8 mask) less those without a card's outline: their edge, within the
+        frame, mostly off the ``sharp`` edges, and next to no sharp edge inside them (less than
+        ``sharp_inside`` widths of the smallest card the kit reads): a shadow, or the surround of a
+        glare, that the light's fit did not follow, on a shelf too smooth to be seen through. A card
+        lying in such a shadow keeps its own outline inside it (class: a card in a wide shadow on a
+        smooth table, dropped with the shadow)."""
         count, labels = cv2.connectedComponents(changes)
         edges = changes - cv2.erode(changes, np.ones((3, 3), np.uint8))
         edges[0, :] = edges[-1, :] = edges[:, 0] = edges[:, -1] = 0
         on_edge = edges > 0
         edge_px = np.bincount(labels[on_edge], minlength=count)
-        sharp_px = np.bincount(labels[on_edge & (sharp > 0)], minlength=count)
-        soft = sharp_px < self.settings.least_sharp * edge_px
+        sharp_px = np.bincount(labels[on_edge & sharp], minlength=count)
+        inside = cv2.erode(changes, np.ones((5, 5), np.uint8)) > 0
+        sharp_inside = np.bincount(labels[inside & sharp], minlength=count)
+        smallest_width = self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect
+        soft = (sharp_px < self.settings.least_sharp * edge_px) & (
+            sharp_inside < self.settings.sharp_inside * 3 * smallest_width)
         soft[0] = True                                       # the background
         return ~soft[labels]
+
+    def _light_beside_the_cards(self, region: np.ndarray, changes: np.ndarray, sharp: np.ndarray,
+                                card_width: float) -> bool:
+        """Whether a change left beside the cards (``region``, cut from ``changes`` where cards and
+        fingers lie) is light: its own edge, where it meets the unchanged shelf within the frame,
+        is mostly soft, and it holds next to no sharp edge (a card's outline or face) inside. A
+        glare or a shadow whose change joined a card's keeps the card's sharp outline only where
+        the card lies (class: light beside a card named, unexplained); a card in that shadow
+        keeps its own outline inside it. An edge too short to judge (a region cut all round) is
+        not light."""
+        u8 = region.astype(np.uint8)
+        edge = region & ~(cv2.erode(u8, np.ones((3, 3), np.uint8)) > 0)
+        edge &= cv2.dilate((~changes).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = False
+        own = int(np.count_nonzero(edge))
+        if own < self.settings.least_edge or np.count_nonzero(edge & sharp) >= self.settings.least_sharp * own:
+            return False
+        inside = cv2.erode(u8, np.ones((5, 5), np.uint8)) > 0
+        band = 3 * card_width                                # px of a card's width of edge, dilated a pixel either way
+        return int(np.count_nonzero(inside & sharp)) < self.settings.sharp_inside * band
 
     def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray) -> np.ndarray:
         """Where a frame (``light``, log, and its ``texture``) is the shelf under glare: white light
@@ -316,14 +372,17 @@ class EmptyShelf:
             return 1.0
         return float(changes[inside].mean())
 
-    def unexplained(self, changes: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+    def unexplained(self, changes: np.ndarray, cards: list[np.ndarray],
+                    sharp: np.ndarray | None = None) -> list[np.ndarray]:
         """The changes of a card's size beyond the ``cards`` (quads, frame px) and their margin,
         each as the smallest rectangle around it (frame px): none means every change of the frame
         lies under a card named (or none is left). A finger or an arm from the frame's edge is
-        not one (``finger_bands``, and a finger reaching a card named)."""
-        return [self.box(region) for region in self.unexplained_regions(changes, cards)]
+        not one (``finger_bands``, and a finger reaching a card named), nor, given the change's
+        ``sharp`` edges (``Comparison``), light beside the cards (``_light_beside_the_cards``)."""
+        return [self.box(region) for region in self.unexplained_regions(changes, cards, sharp)]
 
-    def unexplained_regions(self, changes: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+    def unexplained_regions(self, changes: np.ndarray, cards: list[np.ndarray],
+                            sharp: np.ndarray | None = None) -> list[np.ndarray]:
         """The changes of ``unexplained``, each as a bool mask at ``settings.width``."""
         mask = changes.astype(np.uint8)
         scale = self.scale()
@@ -343,6 +402,8 @@ class EmptyShelf:
                 continue
             region = labels == i
             if cards and self._finger_on_a_card(region, under, width):
+                continue
+            if cards and sharp is not None and self._light_beside_the_cards(region, changes > 0, sharp, width):
                 continue
             regions.append(region)
         return regions

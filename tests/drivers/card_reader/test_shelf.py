@@ -304,6 +304,54 @@ def test_a_wide_soft_shadow_on_a_smooth_empty_table_is_not_a_change(faces, kind)
         assert shelf.unexplained(shelf.changes(frame.image), []) == [], (kind, spot)
 
 
+#: wide soft shadows, each joined to a card laid at the middle of the frame
+SHADOWS_BESIDE = ((0.64, 0.5, 0.34, 0.4), (0.35, 0.3, 0.34, 0.35))
+
+
+@pytest.mark.parametrize("kind", ("iron", "copper", "cloth"))
+def test_a_shadow_joined_to_a_card_named_is_not_an_unexplained_change(faces, kind) -> None:
+    # the class: the shadow's change joins the card's, so the card's outline keeps the whole
+    # change sharp-edged; once the card named is taken away, what is left has a soft edge and
+    # nothing sharp inside: light, not a card left out
+    left_without_the_rule = 0
+    for seed, spot in enumerate(SHADOWS_BESIDE):
+        placements = [Placement(SHIPPED_FACE_NAMES[seed + 1], (0.45, 0.5), 15.0 * seed, 0.42)]
+        frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed)
+        card = np.asarray(frame.cards[0][1], np.float32)
+        compared = shelf.compare(frame.image)
+        assert compared is not None
+        assert shelf.unexplained(compared.changes, [card], compared.sharp) == [], (kind, spot)
+        left_without_the_rule += len(shelf.unexplained(compared.changes, [card]))
+    assert left_without_the_rule > 0          # the class is there: the shadow alone is left over
+
+
+@pytest.mark.parametrize("kind", ("iron", "copper", "felt", "cloth"))
+def test_a_card_in_a_shadow_beside_a_card_named_is_still_unexplained(faces, kind) -> None:
+    # the light beside a card is told by what lies inside it too: a card in the shadow has a soft
+    # edge where the shadow meets the table, and its own sharp outline inside
+    for seed, spot in enumerate(SHADOWS_BESIDE):
+        placements = [Placement(SHIPPED_FACE_NAMES[seed + 3], (0.62, 0.5), -20.0 + 10 * seed, 0.42),
+                      Placement(SHIPPED_FACE_NAMES[seed + 1], (0.45, 0.5), 15.0 * seed, 0.42)]
+        frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed + 1)
+        named = np.asarray(frame.cards[-1][1], np.float32)
+        compared = shelf.compare(frame.image)
+        assert compared is not None
+        assert len(shelf.unexplained(compared.changes, [named], compared.sharp)) == 1, (kind, spot)
+
+
+@pytest.mark.parametrize("kind", ("iron", "copper", "felt", "cloth"))
+def test_a_card_in_a_wide_shadow_on_a_smooth_table_is_a_change(faces, kind) -> None:
+    # the class: a card lying in a shadow that the light's fit did not follow makes one change
+    # with it, whose edge is the shadow's soft one; the card's outline inside keeps it a change
+    for seed, spot in enumerate(((0.55, 0.5, 0.34, 0.4), (0.5, 0.45, 0.3, 0.5))):
+        placements = [Placement(SHIPPED_FACE_NAMES[seed + 3], (0.55, 0.5), -20.0 + 10 * seed, 0.3 + 0.1 * seed)]
+        frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed)
+        card = np.asarray(frame.cards[0][1], np.float32)
+        boxes = shelf.unexplained(shelf.changes(frame.image), [])
+        assert len(boxes) == 1, (kind, spot)
+        assert shared_area(boxes[0], card) >= 0.9 * quad_area(card)
+
+
 def test_a_pale_card_under_glare_on_a_textured_table_is_a_change_not_glare() -> None:
     # the class: a pale card adds white light to its table and little detail of its own, as glare
     # does; but glare washes the table's texture out only in part, and the card hides it. The
