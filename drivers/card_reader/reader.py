@@ -551,7 +551,7 @@ class CardReader:
                 return None
         elif not CHANGE_HEIGHT[0] <= sides[1] / frame.shape[0] <= CHANGE_HEIGHT[1]:
             return None
-        card = self._read_region(frame, small, scale, box * scale)
+        card = self._read_region(frame, small, scale, box * scale) or self._read_thumbnail(small, scale, box * scale)
         if card is None or _cut_by_the_edge(np.asarray(card.quad, np.float32), frame.shape):
             return None                  # a card cut by the frame's edge is never read (issue 15 point 2)
         return card
@@ -799,6 +799,18 @@ class CardReader:
         if best is None or best[0] < (1 + self.threshold) / 2:
             return None
         return _sighting(best[1], best[2] / scale, best[0])
+
+    def _read_thumbnail(self, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
+        """The card a change's rectangle (``box``, work px) shows to the outlines' own reading
+        (``read_quad``: the thumbnail, and the rectangle trimmed to a card's aspect), or None; as
+        it tries many quads, its reading must be halfway from the tolerance's threshold to
+        certainty, like ``_read_region``'s. A face of smooth colour (a colour wheel) leaves the
+        fine look's blocks flat, where the thumbnail still reads it (class: a card's change found
+        whole, its face unread)."""
+        ingredient, quad, confidence, _ = self.read_quad(_WorkImage(small), _order_quad(box))
+        if ingredient is None or confidence < (1 + self.threshold) / 2:
+            return None
+        return _sighting(ingredient, quad / scale, confidence)
 
     @staticmethod
     def _featureless(colour: np.ndarray, top: float = 0.0) -> bool:

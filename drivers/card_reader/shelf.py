@@ -318,10 +318,13 @@ class EmptyShelf:
         no texture to see again, an outline is never the shelf's. Its texture is seen again on the
         whole and in every block of a card's width with texture to see (``least_texture``): an
         outline around a whole table, mostly the shelf's, may hide a card of the shelf's light in
-        a part of it."""
+        a part of it. An outline of which less than a card, as the shelf counts one (``least_card``
+        of the cards named), lies beyond the cards named is theirs: no card shows there (class: a
+        card named, outlined again by the stages round the finger or glare on it)."""
         inside = self._inside(changes.shape, quad, cards)
-        if np.count_nonzero(inside) < self.settings.least_seen:
-            return True                  # an outline of a card named, or of its part
+        seen = np.count_nonzero(inside)
+        if seen < self.settings.least_seen or (cards and seen < self._least_card(cards)):
+            return True                  # an outline of a card named, misfitted round its finger or glare, or of its part
         if float(changes[inside].mean()) > self.settings.outline_changed:
             return False
         if not self._seen_again(texture[inside], self._texture[inside]):

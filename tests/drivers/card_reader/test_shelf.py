@@ -352,6 +352,41 @@ def test_a_card_in_a_wide_shadow_on_a_smooth_table_is_a_change(faces, kind) -> N
         assert shared_area(boxes[0], card) >= 0.9 * quad_area(card)
 
 
+@pytest.mark.parametrize("kind", ("felt", "copper", "cloth", "stone"))
+def test_an_unread_outline_of_a_card_named_round_its_finger_is_the_cards(faces, kind) -> None:
+    # the class: the stages outline a card named once more, misfitted round the finger on it;
+    # beyond the card lies less than the shelf counts as a card (a quarter of one), all finger;
+    # an outline reaching more than half a card past it, over the finger, may hide a card
+    placements = [Placement(SHIPPED_FACE_NAMES[2], (0.5, 0.42), 10.0, 0.45)]
+    finger = Finger(0, side=2, along=0.5, depth=0.25, width=0.35)
+    frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, fingers=(finger,)))
+    card = np.asarray(frame.cards[0][1], np.float32)
+    changes, texture = shelf.changes(frame.image), shelf.texture(frame.image)
+    top, bottom = card[:2], card[2:]
+
+    def grown(share: float) -> np.ndarray:
+        return np.vstack([top, bottom + (bottom - top[::-1]) * share]).astype(np.float32)
+
+    assert shelf.shows_the_shelf(texture, changes, grown(0.15), [card])
+    assert not shelf.shows_the_shelf(texture, changes, grown(0.6), [card])
+
+
+def test_a_card_whose_change_is_found_whole_is_read_by_the_thumbnail_where_the_fine_look_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class: the shelf finds a card's change whole, but its face is of smooth colour (the
+    # tarot's colour wheel) or dark, and the fine look's blocks stay flat; the outlines' own
+    # thumbnail reads the change's rectangle. Development scenes (seeds 7200000 on), where the
+    # stages left these cards unread
+    design = make_design("tarot")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scenes = [design_scene(design, seed) for seed in (7_200_011, 7_200_015, 7_200_022, 7_200_046)]
+    outcomes = [read(reader, scene, True) for scene in scenes]
+    assert "wrong" not in outcomes
+    assert outcomes.count("right") >= 3, outcomes
+    monkeypatch.setattr(CardReader, "_read_thumbnail", lambda *args: None)
+    assert [read(reader, scene, True) for scene in scenes].count("right") == 0   # the fine look alone
+
+
 def test_a_pale_card_under_glare_on_a_textured_table_is_a_change_not_glare() -> None:
     # the class: a pale card adds white light to its table and little detail of its own, as glare
     # does; but glare washes the table's texture out only in part, and the card hides it. The
