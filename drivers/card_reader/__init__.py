@@ -11,7 +11,8 @@ ingredient ids); the reader knows no list of its own.
     event = ShelfWatcher(required_frames=3).update(reading)
 """
 
-from .reader import CardReader, CardSighting, FrameReading
+from .reader import CardReader
+from .reading import CardSighting, FrameReading
 from .references import (
     SCHEMA_VERSION,
     SHIPPED_FACE_NAMES,

@@ -1,13 +1,13 @@
 """Identify the ingredient cards in a camera frame. numpy and OpenCV only.
 
-Pipeline: downscale the frame to about 240 px high; find card-like quads (``detect``); warp each to a
-small upright thumbnail; undo the light (a per-channel plane fitted on the card frame that all faces
-share, so colour cast, dim or bright light and gradients cancel); compare the thumbnail, in both
-upright and upside-down orientation, with every enrolled face by normalised correlation weighted to
-the pixels where the faces differ (illustration and title, not the shared frame); accept only a best
-match clearly ahead of the runner-up. Anything card-like that cannot be read confidently makes the
-frame "unsure": a wrong ingredient is far worse than asking the player to adjust the cards. Cards
-smaller or larger than the work image's outlines read are looked for again (``zoom``).
+Pipeline: downscale the frame to about 240 px high; find card-like quads (``detect``); read each by
+its thumbnail (``thumbnails``: upright and upside down, against every enrolled face) and accept only
+a best match clearly ahead of the runner-up; look again where the outlines fall short (``zoom``,
+``second_look``, the fine look, keypoints); account for every card-like thing (``count``); verify
+every card named (``verify``); and, with a frame of the empty shelf, settle the reading by what
+changed since (``shelf``). Anything card-like that cannot be read confidently makes the frame
+"unsure": a wrong ingredient is far worse than asking the player to adjust the cards. The stages
+are described in docs/card_reader.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -23,10 +22,12 @@ import numpy as np
 from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, shared_area, skewed
-from .references import CANON_H, CANON_W, References, canonical_card, check_frame
+from .references import References, check_frame
 from .keypoint_count import KeypointCount
 from .colour_count import colour_twins
 from .count import unaccounted
+from .reading import CardSighting, FrameReading, sighting
+from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, work_image
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
@@ -38,60 +39,9 @@ from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, pai
 
 log = logging.getLogger(__name__)
 
-#: work image height for detection (frames are downscaled to it)
-WORK_H = 240
-#: thumbnail compared with the references, width x height
-THUMB_W, THUMB_H = 30, 42
-
-Point = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class CardSighting:
-    """One card found in a frame: its ingredient (None if unreadable), corners (frame px), confidence,
-    and whether it lies face down (its back was seen: the player may turn it over).
-
-    ``quad`` runs clockwise from the card's own top-left corner (as the card reads upright).
-    """
-
-    ingredient: str | None
-    quad: tuple[Point, Point, Point, Point]
-    confidence: float
-    face_down: bool = False
-
-
-@dataclass(frozen=True)
-class FrameReading:
-    """What one frame shows: status "ok" (every card read), "unsure" or "empty", and the cards."""
-
-    status: str
-    cards: list[CardSighting] = field(default_factory=list)
-
-    @property
-    def ingredients(self) -> tuple[str, ...]:
-        """The ingredients read, sorted (empty unless status is "ok")."""
-        if self.status != "ok":
-            return ()
-        return tuple(sorted(c.ingredient for c in self.cards if c.ingredient is not None))
-
-    @property
-    def face_down(self) -> bool:
-        """Whether a card in view lies face down (the frame is then unsure)."""
-        return any(c.face_down for c in self.cards)
-
-    def to_json(self) -> dict[str, object]:
-        return {"status": self.status,
-                "cards": [{"ingredient": c.ingredient,
-                           "quad": [[round(x, 1), round(y, 1)] for x, y in c.quad],
-                           "confidence": round(c.confidence, 3),
-                           **({"face_down": True} if c.face_down else {})} for c in self.cards]}
-
-
 #: thumbnail detail (relative to brightness) below which a bright quad is glare, not a card
 FEATURELESS = 0.03
 
-#: block side for the local correlation
-BLOCK = 6
 #: a light region that may hide a card is read as one if the rectangle around it is this large
 #: (share of the cards known)
 HIDING_AREA = (0.75, 1.5)
@@ -104,207 +54,6 @@ CHANGE_HEIGHT = (0.13, 0.95)
 #: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
 #: its edge: an outline snapped to a card's printed edge strays by a pixel or two
 EDGE_SLACK = 3.0
-
-
-def _blocks(t: np.ndarray) -> np.ndarray:
-    """BLOCK x BLOCK tiles of a thumbnail, each channel zero-mean and unit-norm: B x (3 * BLOCK**2)."""
-    h, w = t.shape[0] // BLOCK, t.shape[1] // BLOCK
-    b = t[:h * BLOCK, :w * BLOCK].reshape(h, BLOCK, w, BLOCK, 3).transpose(0, 2, 4, 1, 3)
-    b = b.reshape(h * w, 3, BLOCK * BLOCK).astype(np.float32)
-    b = b - b.mean(axis=2, keepdims=True)
-    sd = np.sqrt((b ** 2).mean(axis=2, keepdims=True))
-    b = b / np.maximum(sd, 2.0)                                 # a flat block stays near zero
-    return b.reshape(h * w, -1) / np.sqrt(3 * BLOCK * BLOCK)
-
-
-def _column_medians(x: np.ndarray) -> np.ndarray:
-    """``np.median(x, axis=0)``, without its overhead."""
-    half = len(x) // 2
-    if len(x) % 2:
-        return np.partition(x, half, axis=0)[half]
-    part = np.partition(x, [half - 1, half], axis=0)
-    return (part[half - 1] + part[half]) / 2
-
-
-def _thumb(canon: np.ndarray) -> np.ndarray:
-    t = cv2.resize(canon, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(t.astype(np.float32), (3, 3), 0.7)
-
-
-class _Matcher:
-    """Descriptors of the enrolled faces and the weighted correlation against them."""
-
-    def __init__(self, refs: References) -> None:
-        self.ingredients = list(refs.ingredients)
-        thumbs = np.stack([_thumb(refs.faces[i]) for i in self.ingredients])        # N x H x W x 3
-        n = len(self.ingredients)
-        grey = thumbs.mean(axis=3)
-        margin = np.zeros((THUMB_H, THUMB_W), np.float32)
-        my, mx = max(1, THUMB_H // 14), max(1, THUMB_W // 10)
-        margin[my:-my, mx:-mx] = 1
-        if n >= 3:
-            spread = grey.std(axis=0)
-            weight = np.clip(spread / 20.0, 0.15, 1)
-            ring = np.zeros_like(margin)
-            ring[1:-1, 1:-1] = 1
-            self.frame_px = ((spread < 8) & (ring > 0)).ravel()
-        else:
-            weight = np.ones_like(margin)
-            self.frame_px = np.zeros(margin.size, bool)
-        self.weight = (weight * margin).ravel().astype(np.float32)                    # P
-        if self.frame_px.sum() < 40:
-            self.frame_px[:] = False
-        self.ref = thumbs.reshape(n, -1, 3).transpose(2, 0, 1).copy()                  # 3 x N x P
-        self.log_ref = np.ascontiguousarray(np.log1p(thumbs.reshape(n, -1, 3)).transpose(2, 0, 1))   # 3 x N x P
-        self.ref_frame_mean = thumbs.reshape(n, -1, 3)[:, self.frame_px, :].mean(axis=(0, 1)) \
-            if self.frame_px.any() else None
-        self.frame_template = thumbs.mean(axis=0).reshape(-1, 3)                        # P x 3
-        yy, xx = np.mgrid[0:THUMB_H, 0:THUMB_W]
-        plane = np.stack([np.ones(xx.size), xx.ravel() / THUMB_W - 0.5, yy.ravel() / THUMB_H - 0.5], axis=1)
-        on_frame = plane[self.frame_px]
-        self._plane = (plane, (on_frame[:, :, None] * on_frame[:, None, :]).reshape(-1, 9), on_frame,
-                       np.log(np.maximum(self.frame_template[self.frame_px], 2.0)))     # for flatten_light
-        self.n = n
-        self.ref_blocks = np.stack([_blocks(t) for t in thumbs])                      # N x B x D
-        bw = self.weight.reshape(THUMB_H, THUMB_W)[:THUMB_H // BLOCK * BLOCK, :THUMB_W // BLOCK * BLOCK]
-        bw = bw.reshape(THUMB_H // BLOCK, BLOCK, THUMB_W // BLOCK, BLOCK).mean(axis=(1, 3)).ravel()
-        self.block_sel = bw > 0.3 if (bw > 0.3).sum() >= 6 else np.ones_like(bw, bool)
-        g = thumbs.mean(axis=(0, 3))
-        self.layout = ((g - g.mean()) / max(1e-3, float(g.std()))).ravel()          # the shared layout, grey
-
-    def layout_score(self, thumb: np.ndarray) -> float:
-        """Correlation of an upright thumbnail's grey with the mean face: is this the card's layout?"""
-        g = (np.add.reduce(thumb, axis=2) / 3).ravel()     # the mean of the channels, as thumb.mean(axis=2)
-        sd = float(g.std())
-        if sd < 1e-3:
-            return 0.0
-        return float(((g - np.add.reduce(g) / g.size) / sd) @ self.layout) / g.size
-
-    def flatten_light(self, x: np.ndarray) -> np.ndarray:
-        """Divide out a per-channel plane of light fitted on the shared frame's pixels (P x 3)."""
-        if not self.frame_px.any():
-            return x
-        plane, outer, on_frame, log_t = self._plane
-        ratios = np.log(np.maximum(x[self.frame_px], 2.0)) - log_t               # S x 3
-        keeps = np.abs(ratios - _column_medians(ratios)) < 0.35
-        if (keeps.sum(axis=0) < 20).any():
-            return x
-        kept = keeps.T.astype(np.float64)                                           # 3 x S
-        # least squares per channel over its kept pixels: (A'A) coef = A' ratios
-        gram = (kept @ outer).reshape(3, 3, 3) + 1e-9 * np.eye(3)
-        coefs = np.linalg.solve(gram, ((kept * ratios.T) @ on_frame)[:, :, None])[:, :, 0]
-        return (x / np.exp(plane @ coefs.T)).astype(np.float32)
-
-    def scores(self, thumb: np.ndarray) -> np.ndarray:
-        """Correlation (-1..1) with each face: 2N values, as seen, then the thumbnail turned 180 degrees."""
-        return np.concatenate([self.scores_upright(thumb), self.scores_upright(thumb[::-1, ::-1])])
-
-    def block_scores_upright(self, thumb: np.ndarray, trim: float = 0.25) -> np.ndarray:
-        """Local correlation with each face (N): per 6x6 block, each channel normalised on its own
-        (so a glare spot, a shadow edge or a colour cast only shifts a block's offset and gain);
-        the worst quarter of the blocks (a finger, a burnt-out glare) is left out."""
-        s = np.einsum("nbd,bd->nb", self.ref_blocks[:, self.block_sel], _blocks(thumb)[self.block_sel])
-        k = max(1, int(s.shape[1] * (1 - trim)))
-        return np.sort(s, axis=1)[:, ::-1][:, :k].mean(axis=1)
-
-    def match_upright(self, thumb: np.ndarray) -> np.ndarray:
-        """Similarity of an upright thumbnail to each face (N): local correlation minus light-corrected distance."""
-        return self.block_scores_upright(thumb) - self.distances_upright(thumb)
-
-    def distances_upright(self, thumb: np.ndarray) -> np.ndarray:
-        """Robust distance (0..1, lower is closer) of an upright thumbnail to each face (N).
-
-        The thumbnail is first brought to the faces' light by the shared frame (``flatten_light``),
-        so absolute colour and level count too (a black night sky is not a grey one); each pixel's
-        difference is truncated, so a glare spot or a finger costs a bounded amount.
-        """
-        x = thumb.reshape(-1, 3).astype(np.float32)
-        x = self.flatten_light(x)
-        log_x = np.log1p(x)
-        d = np.abs(log_x[:, 0] - self.log_ref[0])                                  # N x P, channel by channel
-        d += np.abs(log_x[:, 1] - self.log_ref[1])
-        d += np.abs(log_x[:, 2] - self.log_ref[2])
-        d /= 3
-        np.minimum(d, 0.5, out=d)
-        return (d @ self.weight) / (0.5 * float(self.weight.sum()))
-
-    def scores_upright(self, thumb: np.ndarray) -> np.ndarray:
-        """Correlation (-1..1) of an upright thumbnail with each face (N).
-
-        Each channel is standardised (so colour cast and contrast cancel) and, with 3 faces or more,
-        the mean face (the layout all cards share) is subtracted from both sides, so only what tells
-        the faces apart is compared.
-        """
-        x = thumb.reshape(-1, 3).astype(np.float32)
-        valid = (x.max(axis=1) < 250) & (x.min(axis=1) > 3)      # drop glare and crushed blacks
-        x = self.flatten_light(x)
-        w = self.weight * valid
-        sw = float(w.sum())
-        n = self.n
-        if sw < 0.2 * float(self.weight.sum()):
-            return np.full(n, -1.0, np.float32)
-        total = np.zeros(n, np.float32)
-        used = 0
-        for c in range(3):
-            xc = x[:, c]
-            xm = float((w * xc).sum()) / sw
-            vx = float((w * (xc - xm) ** 2).sum()) / sw
-            if vx < 1.0:             # a flat channel (a grey card's colour, a black sky): no evidence
-                continue
-            xz = (xc - xm) / np.sqrt(vx)
-            r = self.ref[c]
-            rm = (r @ w) / sw
-            vr = np.maximum(((r - rm[:, None]) ** 2) @ w / sw, 1e-3)
-            rz = (r - rm[:, None]) / np.sqrt(vr)[:, None]
-            if n >= 3:
-                mean = rz.mean(axis=0)
-                rz = rz - mean
-                xr = xz[None, :] - mean[None, :]
-            else:
-                xr = np.broadcast_to(xz, rz.shape)
-            num = (xr * rz) @ w
-            den = np.sqrt(np.maximum((xr * xr) @ w, 1e-6) * np.maximum((rz * rz) @ w, 1e-6))
-            total += num / den
-            used += 1
-        return total / max(1, used)
-
-
-def _work_image(frame: np.ndarray) -> tuple[np.ndarray, float]:
-    """The frame downscaled to ``WORK_H`` (a smaller one as it is) and its scale (work px per frame px)."""
-    h, w = frame.shape[:2]
-    scale = WORK_H / h
-    if scale < 1:
-        return cv2.resize(frame, (max(1, round(w * scale)), WORK_H), interpolation=cv2.INTER_AREA), scale
-    return frame, 1.0
-
-
-class _WorkImage:
-    """The downscaled frame the outlines are read in, and the thumbnails of quads in it, each
-    warped once (a candidate's is first looked at for glare, then read)."""
-
-    def __init__(self, pixels: np.ndarray) -> None:
-        self.pixels = pixels
-        self._thumbnails: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
-
-    def thumbnails(self, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The thumbnails of the card with corners ``quad`` (float32, clockwise from its top-left)
-        and of the card turned 180 degrees (``quad`` rolled by two).
-
-        One warp gives both: ``canonical_card`` maps the corners to the image's far edges, one
-        pixel beyond its last row and column; warped with that row and column too, the image
-        turned holds the turned card's (to the warp's rounding).
-        """
-        key = quad.tobytes()
-        if key not in self._thumbnails:
-            canvas = canonical_card(self.pixels, quad, (CANON_W, CANON_H), far_edges=True)
-            turned = np.ascontiguousarray(canvas[::-1, ::-1][:CANON_H, :CANON_W])
-            self._thumbnails[key] = (_thumb(canvas[:CANON_H, :CANON_W]), _thumb(turned))
-        return self._thumbnails[key]
-
-
-def _sighting(ingredient: str | None, quad: np.ndarray, confidence: float, face_down: bool = False) -> CardSighting:
-    corners = tuple((float(x), float(y)) for x, y in quad)
-    return CardSighting(ingredient, corners, confidence, face_down)  # type: ignore[arg-type]
 
 
 def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
@@ -362,7 +111,7 @@ class CardReader:
         if not isinstance(references, References):
             raise TypeError(f"references must be References, not {type(references).__name__}")
         self.references = references
-        self._matcher = _Matcher(references)
+        self._matcher = ThumbnailMatcher(references)
         self._keypoints = KeypointIndex(references.faces)
         self._fine = FineMatcher(references.faces)
         self._detector = Detector()
@@ -471,7 +220,7 @@ class CardReader:
         if reading.status == "ok" and not left:
             return reading
         if left:
-            small, scale = _work_image(frame)
+            small, scale = work_image(frame)
             named += self._placed_in_changes(frame, reading, named)
             for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
                 named += self._read_changed_region(frame, small, scale, shelf, region, named)
@@ -522,7 +271,7 @@ class CardReader:
         whose changes merged into one (two overlapping, one under a finger)."""
         placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
                                     [np.asarray(c.quad, np.float32) for c in named])
-        return [_sighting(ing, q, conf) for ing, q, conf in placed or ()
+        return [sighting(ing, q, conf) for ing, q, conf in placed or ()
                 if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)]
 
     def _read_changed_region(self, frame: np.ndarray, small: np.ndarray, scale: float, shelf: EmptyShelf,
@@ -557,7 +306,7 @@ class CardReader:
         return card
 
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
-        small, scale = _work_image(frame)
+        small, scale = work_image(frame)
         reading = self._read_whole(frame, small, scale)
         seen = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
         height = small.shape[0]
@@ -624,10 +373,10 @@ class CardReader:
         part = cut_out(frame, scale, things, self.zoom_settings)
         if part is None:
             return None
-        inner = self._read_whole(part.image, *_work_image(part.image))
+        inner = self._read_whole(part.image, *work_image(part.image))
         if inner.status != "ok":
             return None
-        return FrameReading("ok", [_sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
+        return FrameReading("ok", [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
                                    for c in inner.cards])
 
     def _read_whole(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
@@ -656,7 +405,7 @@ class CardReader:
         if not placed:
             return reading
         log.debug("card reader: unsure: %d card(s) placed by keypoints beside the cards named", len(placed))
-        return FrameReading("unsure", reading.cards + [_sighting(None, card.quad, 0.0, card.face_down)
+        return FrameReading("unsure", reading.cards + [sighting(None, card.quad, 0.0, card.face_down)
                                                        for card in placed])
 
     def _backs_told(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
@@ -669,7 +418,7 @@ class CardReader:
             return reading
         kept = [c for c in reading.cards if c.ingredient is not None or not any(
             shared_area(np.asarray(c.quad, np.float32), q) > 0.5 * quad_area(q) for q in backs)]
-        return FrameReading("unsure", kept + [_sighting(None, q, 0.0, face_down=True) for q in backs])
+        return FrameReading("unsure", kept + [sighting(None, q, 0.0, face_down=True) for q in backs])
 
     def _counted(self, frame: np.ndarray, small: np.ndarray, scale: float, reading: FrameReading,
                  detector: Detector | None = None) -> FrameReading:
@@ -681,11 +430,11 @@ class CardReader:
         missed = unaccounted(frame, small, scale, named, detector or copy.copy(self._detector), self._fine)
         if not missed:
             missed = colour_twins(small, named, self._matcher.frame_px.reshape(THUMB_H, THUMB_W), self._matcher,
-                                  _WorkImage(small).thumbnails, _order_quad)
+                                  WorkImage(small).thumbnails, _order_quad)
         if not missed:
             return reading
         log.debug("card reader: unsure: %d card-like outline(s) beside the cards named", len(missed))
-        return FrameReading("unsure", reading.cards + [_sighting(None, q / scale, 0.0) for q in missed])
+        return FrameReading("unsure", reading.cards + [sighting(None, q / scale, 0.0) for q in missed])
 
     def _verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok") with every named card checked whole (``verify.verify_card``): a card
@@ -715,7 +464,7 @@ class CardReader:
         histogram = np.add.reduce([cv2.calcHist([small], [c], None, [256], [0, 256]).ravel()
                                    for c in range(small.shape[2])])
         top = _percentile_u8(histogram, 99.5)
-        work = _WorkImage(small)
+        work = WorkImage(small)
         cands = [c for c in cands if c.cut or not self._featureless(work.thumbnails(_order_quad(c.quad))[0], top)]
         if not cands:
             return FrameReading("empty")
@@ -724,7 +473,7 @@ class CardReader:
         quads = []
         for cand in cands:
             ing, quad, conf = self._read(frame, work, scale, cand)
-            cards.append(_sighting(ing, quad / scale, conf))
+            cards.append(sighting(ing, quad / scale, conf))
             quads.append(np.asarray(quad, np.float32))
             if ing is None:
                 status = "unsure"
@@ -748,7 +497,7 @@ class CardReader:
         known = [np.asarray(q, np.float32) * scale for _, q, _ in placed]
         known += outlines_of(known, [np.asarray(c.quad, np.float32) * scale for c in first.cards])
         known += [np.asarray(c.quad, np.float32) * scale for c in settled]
-        cards = [_sighting(ing, q, conf) for ing, q, conf in placed] + settled
+        cards = [sighting(ing, q, conf) for ing, q, conf in placed] + settled
         hiding = hiding_places(small, known) if placed or settled else None
         if hiding is None:
             rest = first                 # nothing placed or settled: the outline reading's own cards
@@ -798,7 +547,7 @@ class CardReader:
                     best = (conf, ing, oriented)
         if best is None or best[0] < (1 + self.threshold) / 2:
             return None
-        return _sighting(best[1], best[2] / scale, best[0])
+        return sighting(best[1], best[2] / scale, best[0])
 
     def _read_thumbnail(self, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a change's rectangle (``box``, work px) shows to the outlines' own reading
@@ -807,10 +556,10 @@ class CardReader:
         certainty, like ``_read_region``'s. A face of smooth colour (a colour wheel) leaves the
         fine look's blocks flat, where the thumbnail still reads it (class: a card's change found
         whole, its face unread)."""
-        ingredient, quad, confidence, _ = self.read_quad(_WorkImage(small), _order_quad(box))
+        ingredient, quad, confidence, _ = self.read_quad(WorkImage(small), _order_quad(box))
         if ingredient is None or confidence < (1 + self.threshold) / 2:
             return None
-        return _sighting(ingredient, quad / scale, confidence)
+        return sighting(ingredient, quad / scale, confidence)
 
     @staticmethod
     def _featureless(colour: np.ndarray, top: float = 0.0) -> bool:
@@ -835,7 +584,7 @@ class CardReader:
         detail = float(np.percentile(per_block, 75)) / max(1.0, float(t.mean()))
         return detail < FEATURELESS
 
-    def read_quad(self, work: _WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
+    def read_quad(self, work: WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best reading of a quad, trying trimmed variants when the first reading is weak.
 
         A glare spot, a finger or a neighbouring card can stretch one side of the outline; the
@@ -863,7 +612,7 @@ class CardReader:
             if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
                 yield snapped
 
-    def _read_oriented(self, work: _WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
+    def _read_oriented(self, work: WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best ingredient, oriented quad, confidence and raw correlation for a quad in the work image.
 
         The shared layout (where the title strip is) decides upright or upside down first when it
@@ -878,7 +627,6 @@ class CardReader:
         thumbs = [*work.thumbnails(q), *(work.thumbnails(orients[2]) if len(orients) > 2 else ())]
         layouts = np.array([m.layout_score(t) for t in thumbs])
         keep = [i for i in range(len(orients)) if layouts[i] >= layouts.max() - 0.25]
-        best: tuple[float, float, int, int] | None = None
         per = np.full((len(orients), m.n), -9.0)
         for i in keep:
             per[i] = m.match_upright(thumbs[i])
@@ -888,7 +636,6 @@ class CardReader:
         s1 = float(flat[k])
         s2 = float(flat[order[1]]) if m.n > 1 else 0.0
         o = int(np.argmax(per[:, k]))
-        best = (s1, s2, k, o)
         conf = self.confidence(s1, s2, float(layouts[o]))
         return m.ingredients[k], orients[o], conf, s1
 
@@ -904,7 +651,7 @@ class CardReader:
         frame = np.clip((layout + 0.3) / 0.3, 0, 1)
         return float(min(np.sqrt(margin * level), frame))
 
-    def _read(self, frame: np.ndarray, work: _WorkImage, scale: float,
+    def _read(self, frame: np.ndarray, work: WorkImage, scale: float,
               cand: Candidate) -> tuple[str | None, np.ndarray, float]:
         """Ingredient (None if unread), oriented quad (work px) and confidence of a candidate."""
         if cand.cut or (not cand.fitted and cand.spill > 0.1):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .reader import FrameReading
+from .reading import FrameReading
 
 EVENT_KINDS = ("stable", "cleared", "unsure")
 

@@ -14,7 +14,7 @@ from drivers.card_reader.colour_count import (SETTINGS, colour_twins, frame_colo
                                               frame_samples)
 from drivers.card_reader.detect import _order_quad
 from drivers.card_reader.keypoints import quad_area
-from drivers.card_reader.reader import THUMB_H, THUMB_W, WORK_H, _WorkImage
+from drivers.card_reader.thumbnails import THUMB_H, THUMB_W, WORK_H, WorkImage
 from drivers.card_reader.scenes import Placement, compose_scene
 from tests.drivers.card_reader.navy_design import NAVY, light_cloth, navy_faces
 
@@ -41,7 +41,7 @@ def twins(reader: CardReader, image: np.ndarray, named: list[np.ndarray]) -> lis
     scale = WORK_H / image.shape[0]
     small = cv2.resize(image, (round(image.shape[1] * scale), WORK_H), interpolation=cv2.INTER_AREA)
     mask = reader._matcher.frame_px.reshape(THUMB_H, THUMB_W)
-    return colour_twins(small, [q * scale for q in named], mask, reader._matcher, _WorkImage(small).thumbnails,
+    return colour_twins(small, [q * scale for q in named], mask, reader._matcher, WorkImage(small).thumbnails,
                         _order_quad)
 
 

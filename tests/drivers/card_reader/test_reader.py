@@ -9,7 +9,7 @@ import pytest
 
 from drivers.card_reader import CardReader, References
 from drivers.card_reader.keypoints import skewed
-from drivers.card_reader.reader import _Matcher, _thumb, _WorkImage
+from drivers.card_reader.thumbnails import ThumbnailMatcher, WorkImage, thumbnail
 from drivers.card_reader.references import canonical_card
 from drivers.card_reader.scenes import Conditions, Finger, Placement, Scene, compose_scene
 
@@ -183,15 +183,15 @@ def test_skewed_outlines(quad: list[list[float]], is_skewed: bool) -> None:
 def test_one_warp_gives_the_thumbnails_of_a_card_and_of_it_turned(faces: dict[str, np.ndarray]) -> None:
     image = scene(faces, [Placement("fern", (0.5, 0.5), 17, 0.5)], HARSH).image
     quad = np.float32([[250.3, 110.2], [390.8, 121.5], [381.1, 318.9], [240.6, 306.4]])
-    upright, turned = _WorkImage(image).thumbnails(quad)
-    assert np.array_equal(upright, _thumb(canonical_card(image, quad)))
-    by_its_own_warp = _thumb(canonical_card(image, np.roll(quad, 2, axis=0)))
+    upright, turned = WorkImage(image).thumbnails(quad)
+    assert np.array_equal(upright, thumbnail(canonical_card(image, quad)))
+    by_its_own_warp = thumbnail(canonical_card(image, np.roll(quad, 2, axis=0)))
     assert np.abs(turned - by_its_own_warp).max() < 0.5            # the warp's rounding, a grey level at most
     assert np.abs(turned - upright[::-1, ::-1]).max() > 5           # not merely the upright one turned
 
 
 def test_the_light_is_flattened_by_a_least_squares_plane_per_channel(references: References) -> None:
-    matcher = _Matcher(references)
+    matcher = ThumbnailMatcher(references)
     plane, _, on_frame, log_template = matcher._plane
     rng = np.random.default_rng(3)
     light = np.exp(plane @ np.array([[0.3, -0.2, 0.1], [0.1, 0.25, -0.3], [-0.2, 0.05, 0.2]]))     # P x 3

@@ -13,7 +13,7 @@ from drivers.card_reader import reader as reader_module
 from drivers.card_reader import second_look as second_look_module
 from drivers.card_reader import verify as verify_module
 from drivers.card_reader.scenes import Conditions, Placement, Scene, compose_scene, random_scene
-from drivers.card_reader.reader import CardSighting
+from drivers.card_reader.reading import CardSighting
 from drivers.card_reader.second_look import (Leftover, _may_hold_a_region, _quantile, could_hide_a_card,
                                              finger_bands, hiding_places, leftover_regions, may_hide_a_whole_card,
                                              outlines_of, paint_out, place_by_keypoints, settled_cards)

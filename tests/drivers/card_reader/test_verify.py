@@ -10,7 +10,7 @@ import pytest
 from drivers.card_reader import CardReader, SHIPPED_FACE_NAMES, enroll
 from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.keypoints import skewed
-from drivers.card_reader.reader import CardSighting, FrameReading
+from drivers.card_reader.reading import CardSighting, FrameReading
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
                                         lead_probability, side_ratio, verify_card)

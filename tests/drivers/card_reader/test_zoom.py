@@ -11,7 +11,7 @@ import pytest
 
 from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, CardSighting, FrameReading
 from drivers.card_reader.designs import BACKGROUND_KINDS, table_background
-from drivers.card_reader.reader import WORK_H, _work_image
+from drivers.card_reader.thumbnails import WORK_H, work_image
 from drivers.card_reader.scenes import Placement, compose_scene
 from drivers.card_reader.zoom import (SETTINGS, CutOut, covered, cut_out, edge_outlines, larger_than_usual,
                                       long_side, small_cards, smaller_than_usual, usual_size)
@@ -90,7 +90,7 @@ def test_a_cut_out_made_for_a_part_of_a_card_is_cut_again_around_the_card(faces,
     from drivers.card_reader import reader as reader_module
 
     shot = compose_scene(faces, [Placement("mushroom", (0.45, 0.5), 25.0, 0.2)], "wood", seed=2)
-    small, scale = _work_image(shot.image)
+    small, scale = work_image(shot.image)
     quad = np.float32(shot.cards[0][1]) * scale
     inner_frame = (quad - quad.mean(axis=0)) * 0.75 + quad.mean(axis=0)
     cuts = []
@@ -116,12 +116,12 @@ def test_a_frame_too_coarse_to_name_small_cards_stays_unsure(faces, reader) -> N
 
 def test_small_cards_are_found_in_the_work_image_and_cards_of_a_usual_size_are_not(faces) -> None:
     shot = small_pair(faces, 1)
-    small, scale = _work_image(shot.image)
+    small, scale = work_image(shot.image)
     things = small_cards(small, [])
     for _, quad in shot.cards:
         assert any(covered(thing, [np.float32(quad) * scale]) for thing in things)
     usual = compose_scene(faces, [Placement("fern", (0.5, 0.5), 10.0, 0.45)], "wood", seed=3)
-    assert small_cards(_work_image(usual.image)[0], []) == []
+    assert small_cards(work_image(usual.image)[0], []) == []
 
 
 def dark_cards_on_a_dark_shelf(layout: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -146,7 +146,7 @@ def test_small_cards_whose_light_does_not_stand_out_are_found_by_their_rims() ->
     # card-sized blob, and a small card's thin rim is lost there; the frame's edges keep it
     for layout in range(4):
         frame, quads = dark_cards_on_a_dark_shelf(layout)
-        small, scale = _work_image(frame)
+        small, scale = work_image(frame)
         cards = [quad * scale for quad in quads]
         assert not any(covered(card, small_cards(small, [])) for card in cards)
         found = edge_outlines(frame, scale)
@@ -158,7 +158,7 @@ def test_an_empty_table_shows_no_card_edges_and_usual_cards_none_of_a_small_size
         for seed in range(3):
             assert edge_outlines(table_background(kind, seed=seed), WORK_H / 480) == [], (kind, seed)
     usual = compose_scene(faces, [Placement("fern", (0.5, 0.5), 10.0, 0.45)], "wood", seed=3)
-    small, scale = _work_image(usual.image)
+    small, scale = work_image(usual.image)
     assert not [q for q in edge_outlines(usual.image, scale) if not covered(q, [np.float32(usual.cards[0][1]) * scale])]
 
 
