@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from .detect import Candidate, Detector, _order_quad, _percentile_u8, snap_quad
+from .detect import Candidate, Detector, _percentile_u8
+from .quad_fit import order_quad, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, shared_area, skewed
 from .references import References, check_frame
@@ -90,7 +91,7 @@ def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
     """Whether two quads share more than ``limit`` of the smaller one's area."""
     for i in range(len(quads)):
         for j in range(i + 1, len(quads)):
-            a, b = _order_quad(quads[i]), _order_quad(quads[j])
+            a, b = order_quad(quads[i]), order_quad(quads[j])
             area, _ = cv2.intersectConvexConvex(a, b)
             small = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
             if area > limit * max(1.0, small):
@@ -430,7 +431,7 @@ class CardReader:
         missed = unaccounted(frame, small, scale, named, detector or copy.copy(self._detector), self._fine)
         if not missed:
             missed = colour_twins(small, named, self._matcher.frame_px.reshape(THUMB_H, THUMB_W), self._matcher,
-                                  WorkImage(small).thumbnails, _order_quad)
+                                  WorkImage(small).thumbnails, order_quad)
         if not missed:
             return reading
         log.debug("card reader: unsure: %d card-like outline(s) beside the cards named", len(missed))
@@ -465,7 +466,7 @@ class CardReader:
                                    for c in range(small.shape[2])])
         top = _percentile_u8(histogram, 99.5)
         work = WorkImage(small)
-        cands = [c for c in cands if c.cut or not self._featureless(work.thumbnails(_order_quad(c.quad))[0], top)]
+        cands = [c for c in cands if c.cut or not self._featureless(work.thumbnails(order_quad(c.quad))[0], top)]
         if not cands:
             return FrameReading("empty")
         cards: list[CardSighting] = []
@@ -540,7 +541,7 @@ class CardReader:
         is read by the fine look upright and upside down; as it tries many quads, the best reading
         must be halfway from the tolerance's threshold to certainty."""
         best: tuple[float, str, np.ndarray] | None = None
-        for quad in [_order_quad(box), *(_order_quad(q) for q in self._retry_quads(small, box))]:
+        for quad in [order_quad(box), *(order_quad(q) for q in self._retry_quads(small, box))]:
             for oriented in (quad, np.roll(quad, 2, axis=0)):
                 ing, conf = self._fine.read(frame, oriented / scale)
                 if best is None or conf > best[0]:
@@ -556,7 +557,7 @@ class CardReader:
         certainty, like ``_read_region``'s. A face of smooth colour (a colour wheel) leaves the
         fine look's blocks flat, where the thumbnail still reads it (class: a card's change found
         whole, its face unread)."""
-        ingredient, quad, confidence, _ = self.read_quad(WorkImage(small), _order_quad(box))
+        ingredient, quad, confidence, _ = self.read_quad(WorkImage(small), order_quad(box))
         if ingredient is None or confidence < (1 + self.threshold) / 2:
             return None
         return sighting(ingredient, quad / scale, confidence)
@@ -604,12 +605,12 @@ class CardReader:
     def _retry_quads(self, small: np.ndarray, quad: np.ndarray) -> Iterator[np.ndarray]:
         """The quad snapped to the card's printed edge, then each aspect variant and it snapped."""
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        ordered = _order_quad(quad)
+        ordered = order_quad(quad)
         for i, base in enumerate([ordered, *_aspect_variants(ordered)]):
             if i:
                 yield base
             snapped = snap_quad(gray, base)
-            if snapped is not None and self._detector._plausible(_order_quad(snapped), small.shape[0]):
+            if snapped is not None and self._detector._plausible(order_quad(snapped), small.shape[0]):
                 yield snapped
 
     def _read_oriented(self, work: WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
@@ -618,7 +619,7 @@ class CardReader:
         The shared layout (where the title strip is) decides upright or upside down first when it
         clearly can; only faces in that orientation compete, which halves the chances of a false match.
         """
-        q = _order_quad(quad)
+        q = order_quad(quad)
         orients = [q, np.roll(q, 2, axis=0)]                       # as found, turned 180 degrees
         sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
         if (sides[1] + sides[3]) / max(1e-6, sides[0] + sides[2]) < 1.2:   # nearly square: try sideways too

@@ -17,7 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detect import Detector, _order_quad
+from .detect import Detector
+from .quad_fit import order_quad
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ def locate_face(image: np.ndarray) -> np.ndarray:
     quad = best.quad / scale - pad
     if cv2.contourArea(quad) < 0.3 * w * h and min(w, h) > 0:
         return whole
-    quad = _order_quad(quad)
+    quad = order_quad(quad)
     # keep the face's own "up": start from the corner nearest the image's top-left for portrait
     # images (the enrolment photo is taken straight, card upright)
     starts = [0, 2]

@@ -12,7 +12,7 @@ import pytest
 from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll
 from drivers.card_reader.colour_count import (SETTINGS, colour_twins, frame_coloured_regions, frame_likeness,
                                               frame_samples)
-from drivers.card_reader.detect import _order_quad
+from drivers.card_reader.quad_fit import order_quad
 from drivers.card_reader.keypoints import quad_area
 from drivers.card_reader.thumbnails import THUMB_H, THUMB_W, WORK_H, WorkImage
 from drivers.card_reader.scenes import Placement, compose_scene
@@ -42,7 +42,7 @@ def twins(reader: CardReader, image: np.ndarray, named: list[np.ndarray]) -> lis
     small = cv2.resize(image, (round(image.shape[1] * scale), WORK_H), interpolation=cv2.INTER_AREA)
     mask = reader._matcher.frame_px.reshape(THUMB_H, THUMB_W)
     return colour_twins(small, [q * scale for q in named], mask, reader._matcher, WorkImage(small).thumbnails,
-                        _order_quad)
+                        order_quad)
 
 
 @pytest.mark.parametrize("layout", range(8))

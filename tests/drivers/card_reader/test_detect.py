@@ -7,14 +7,15 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader
-from drivers.card_reader.detect import REMAP_MAX_ROWS, Detector, _order_quad, sample_rows, side_steps, snap_quad
+from drivers.card_reader.detect import Detector
+from drivers.card_reader.quad_fit import REMAP_MAX_ROWS, order_quad, sample_rows, side_steps, snap_quad
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
 
 
 def _work_scene(faces: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     scene = compose_scene(faces, [Placement("toad", (0.5, 0.5), 23, 0.5)], seed=3, conditions=Conditions())
     small = cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
-    truth = _order_quad(np.array(scene.cards[0][1], np.float32) / 2)
+    truth = order_quad(np.array(scene.cards[0][1], np.float32) / 2)
     return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), truth
 
 
@@ -26,7 +27,7 @@ def test_a_stretched_side_snaps_back_to_the_card_edge(faces: dict[str, np.ndarra
     stretched[3] += 10 * out
     snapped = snap_quad(gray, stretched)
     assert snapped is not None
-    assert np.abs(_order_quad(snapped) - truth).max() < 4.0
+    assert np.abs(order_quad(snapped) - truth).max() < 4.0
 
 
 def test_side_steps_see_the_cut_edge_all_round(faces: dict[str, np.ndarray]) -> None:
