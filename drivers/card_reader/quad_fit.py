@@ -333,3 +333,15 @@ def side_steps(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
     base = p[None] + shifts[:, None, None, None, None] * n[None, :, :, None, :]   # S x Q x 4 x A x 2
     steps = _steps_across(gray, base, n[None, :, :, None, :]).reshape(len(shifts), -1, 4).max(axis=0)   # Q x 4
     return steps[0] if single else steps
+
+
+def overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
+    """Whether two quads share more than ``limit`` of the smaller one's area."""
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            a, b = order_quad(quads[i]), order_quad(quads[j])
+            area, _ = cv2.intersectConvexConvex(a, b)
+            small = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
+            if area > limit * max(1.0, small):
+                return True
+    return False

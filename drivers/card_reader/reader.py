@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .detect import Candidate, Detector, _percentile_u8
-from .quad_fit import order_quad, snap_quad
+from .quad_fit import order_quad, overlapping, snap_quad
 from .fine_look import FineMatcher
 from .keypoints import KeypointIndex, quad_area, shared_area, skewed
 from .references import References, check_frame
@@ -35,7 +35,8 @@ from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
                    smaller_than_usual, usual_size)
 from .shelf import EmptyShelf, ShelfKeeper
-from .second_look import (hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
+from .shelf_step import told_by_shelf
+from .second_look import (HIDING_AREA, hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
 log = logging.getLogger(__name__)
@@ -43,18 +44,6 @@ log = logging.getLogger(__name__)
 #: thumbnail detail (relative to brightness) below which a bright quad is glare, not a card
 FEATURELESS = 0.03
 
-#: a light region that may hide a card is read as one if the rectangle around it is this large
-#: (share of the cards known)
-HIDING_AREA = (0.75, 1.5)
-#: a change since the shelf was empty is read as a card if the rectangle around it has a card's
-#: aspect (1.4), give or take the camera's tilt (20 degrees: 1.15-1.75) ...
-CHANGE_ASPECT = (1.15, 1.75)
-#: ... and, with no card named beside it, a long side in the range of the cards the kit reads
-#: (15-85 % of the frame's height, issue 15 point 3), tilted
-CHANGE_HEIGHT = (0.13, 0.95)
-#: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
-#: its edge: an outline snapped to a card's printed edge strays by a pixel or two
-EDGE_SLACK = 3.0
 
 
 def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
@@ -78,25 +67,6 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     else:                                # both may be stretched a little (a card and its neighbour)
         out = long_variants + wide_variants
     return [v.astype(np.float32) for v in out]
-
-
-def _cut_by_the_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether a card's quad (frame px) reaches beyond the frame by more than its outline's slack."""
-    h, w = shape[:2]
-    return bool((quad < -EDGE_SLACK).any() or (quad[:, 0] > w - 1 + EDGE_SLACK).any()
-                or (quad[:, 1] > h - 1 + EDGE_SLACK).any())
-
-
-def _overlapping(quads: list[np.ndarray], limit: float = 0.3) -> bool:
-    """Whether two quads share more than ``limit`` of the smaller one's area."""
-    for i in range(len(quads)):
-        for j in range(i + 1, len(quads)):
-            a, b = order_quad(quads[i]), order_quad(quads[j])
-            area, _ = cv2.intersectConvexConvex(a, b)
-            small = min(abs(cv2.contourArea(a)), abs(cv2.contourArea(b)))
-            if area > limit * max(1.0, small):
-                return True
-    return False
 
 
 class CardReader:
@@ -195,79 +165,10 @@ class CardReader:
             self._empty_shelf = self._shelf_keeper.update(frame, reading.status == "empty") or self._empty_shelf
         if self._empty_shelf is None:
             return reading
-        return self._told_by_shelf(frame, reading, self._empty_shelf)
+        return told_by_shelf(self, frame, reading, self._empty_shelf)
 
-    def _told_by_shelf(self, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf) -> FrameReading:
-        """``reading`` settled by what changed since the shelf was empty (``shelf``): "empty" where
-        nothing of a card's size changed; "ok" where every change lies under a card named, read by
-        the stages or in the change itself, and every card passes verification; else "unsure".
-        What the stages alone could not tell from a card is then the shelf's own texture, or a
-        shadow or glare over it; and an "ok" of the stages that left a card out is told by the
-        change the card made."""
-        compared = shelf.compare(frame)
-        if compared is None:
-            return reading
-        changes, sharp = compared
-        named = [c for c in reading.cards if c.ingredient is not None
-                 and (reading.status == "ok" or c.confidence >= self.threshold)]   # an "ok" was verified
-        if self._unchanged(shelf, changes, named):
-            return self._unsure(reading, "a card named where nothing changed since the shelf was empty")
-        left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
-        if not left and not named:
-            if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
-                return reading
-            log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
-            return FrameReading("empty")
-        if reading.status == "ok" and not left:
-            return reading
-        if left:
-            small, scale = work_image(frame)
-            named += self._placed_in_changes(frame, reading, named)
-            for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
-                named += self._read_changed_region(frame, small, scale, shelf, region, named)
-            if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
-                return self._unsure(reading, "a change since the shelf was empty that no card named explains")
-        if not self._only_the_shelf_unread(frame, reading, shelf, changes, named):
-            return self._unsure(reading, "an outline the stages could not read is not the shelf's")
-        if self._unchanged(shelf, changes, named):
-            return self._unsure(reading, "a card named where nothing changed since the shelf was empty")
-        if _overlapping([np.asarray(c.quad, np.float32) for c in named]):
-            return self._unsure(reading, "cards named in the changes overlap more than a player lays them")
-        verified = self._verified(frame, FrameReading("ok", named))
-        if verified.status != "ok":
-            return self._unsure(reading, "a card named in the changes fails verification")
-        log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
-        return verified
-
-    @staticmethod
-    def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, changes: np.ndarray,
-                               named: list[CardSighting]) -> bool:
-        """Whether every outline of ``reading`` the stages could not read is, beyond the cards
-        ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``)."""
-        unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
-        if not unread:
-            return True
-        texture = shelf.texture(frame)               # once a frame, not once an outline
-        quads = [np.asarray(c.quad, np.float32) for c in named]
-        return all(shelf.shows_the_shelf(texture, changes, quad, quads) for quad in unread)
-
-    @staticmethod
-    def _unchanged(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
-        """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``)."""
-        return any(shelf.changed_share(changes, np.asarray(c.quad, np.float32)) < shelf.settings.least_card
-                   for c in named)
-
-    @staticmethod
-    def _unsure(reading: FrameReading, why: str) -> FrameReading:
-        """``reading`` as "unsure" where it was "ok" or "empty" (``why`` logged): a change the
-        shelf saw speaks against both."""
-        if reading.status == "unsure":
-            return reading
-        log.debug("card reader: unsure: %s", why)
-        return FrameReading("unsure", reading.cards)
-
-    def _placed_in_changes(self, frame: np.ndarray, reading: FrameReading,
-                           named: list[CardSighting]) -> list[CardSighting]:
+    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
+                                  named: list[CardSighting]) -> list[CardSighting]:
         """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``): cards
         whose changes merged into one (two overlapping, one under a finger)."""
         placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
@@ -275,36 +176,10 @@ class CardReader:
         return [sighting(ing, q, conf) for ing, q, conf in placed or ()
                 if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)]
 
-    def _read_changed_region(self, frame: np.ndarray, small: np.ndarray, scale: float, shelf: EmptyShelf,
-                             region: np.ndarray, named: list[CardSighting]) -> list[CardSighting]:
-        """The cards a change of the shelf (``region``) shows: itself read as one card, or else its
-        parts wider than a finger (``EmptyShelf.parts``: a card with a finger on it, cards whose
-        changes met at a corner), each read as one."""
-        card = self._read_change(frame, small, scale, shelf.box(region), named)
-        if card is not None:
-            return [card]
-        quads = [np.asarray(c.quad, np.float32) for c in named]
-        cards = [self._read_change(frame, small, scale, box, named) for box in shelf.parts(region, quads)]
-        return [c for c in cards if c is not None]
-
-    def _read_change(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
-                     named: list[CardSighting]) -> CardSighting | None:
-        """The card a change of the shelf shows (``box``: the rectangle around it, frame px), or
-        None: a change of a card's shape and size (that of the cards ``named``, or of any card the
-        kit reads) read as one."""
-        sides = sorted(float(np.linalg.norm(box[(i + 1) % 4] - box[i])) for i in range(2))
-        if not CHANGE_ASPECT[0] <= sides[1] / max(1.0, sides[0]) <= CHANGE_ASPECT[1]:
-            return None
-        if named:
-            card_area = float(np.mean([quad_area(np.asarray(c.quad, np.float32)) for c in named]))
-            if not HIDING_AREA[0] * card_area <= quad_area(box) <= HIDING_AREA[1] * card_area:
-                return None
-        elif not CHANGE_HEIGHT[0] <= sides[1] / frame.shape[0] <= CHANGE_HEIGHT[1]:
-            return None
-        card = self._read_region(frame, small, scale, box * scale) or self._read_thumbnail(small, scale, box * scale)
-        if card is None or _cut_by_the_edge(np.asarray(card.quad, np.float32), frame.shape):
-            return None                  # a card cut by the frame's edge is never read (issue 15 point 2)
-        return card
+    def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
+        """The card a rectangle around a change of the shelf shows (``box``, work px), or None: read
+        by the fine look (``_read_region``), or else by the thumbnail (``_read_thumbnail``)."""
+        return self._read_region(frame, small, scale, box) or self._read_thumbnail(small, scale, box)
 
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = work_image(frame)
@@ -390,7 +265,7 @@ class CardReader:
         if reading.status != "ok":       # an empty reading too: glare may have swallowed a card's outline
             reading = self._second_look(frame, small, scale, reading) or reading
         if reading.status == "ok":
-            reading = self._verified(frame, reading)
+            reading = self.verified(frame, reading)
         if reading.status == "ok":
             reading = self._counted(frame, small, scale, reading)
         if reading.status == "ok":
@@ -437,7 +312,7 @@ class CardReader:
         log.debug("card reader: unsure: %d card-like outline(s) beside the cards named", len(missed))
         return FrameReading("unsure", reading.cards + [sighting(None, q / scale, 0.0) for q in missed])
 
-    def _verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
+    def verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok") with every named card checked whole (``verify.verify_card``): a card
         that fails is unnamed and the frame unsure; a card that passes carries the verdict's
         probability of being right, where it is lower than the reading's confidence."""
@@ -478,7 +353,7 @@ class CardReader:
             quads.append(np.asarray(quad, np.float32))
             if ing is None:
                 status = "unsure"
-        if status == "ok" and _overlapping(quads):
+        if status == "ok" and overlapping(quads):
             status = "unsure"            # one card read twice, or cards overlapping more than a player lays them
         return FrameReading(status, cards)
 
@@ -522,7 +397,7 @@ class CardReader:
             known += [np.asarray(card.quad, np.float32) * scale for card in found if card is not None]
             if hiding_places(small, known):
                 return None
-        if _overlapping([np.asarray(c.quad, np.float32) for c in cards]):
+        if overlapping([np.asarray(c.quad, np.float32) for c in cards]):
             return None
         return FrameReading("ok", cards)
 

@@ -34,6 +34,9 @@ from .keypoints import FRAME_FEATURES, KeypointIndex, quad_area, shared_area, sk
 
 log = logging.getLogger(__name__)
 
+#: a light region that may hide a card is read as one if the rectangle around it is this large
+#: (share of the cards known)
+HIDING_AREA = (0.75, 1.5)
 #: a leftover region this large (share of a card's area) may hide a card ...
 LEFTOVER_AREA = 0.2
 #: ... unless its detail (relative to the known cards') is below this

@@ -120,10 +120,10 @@ def test_the_reader_unnames_a_card_that_fails_and_is_unsure(ribbon) -> None:
     image, quad = scene(ribbon, "claw", 15.0)
     misfit = down_to_the_ribbon(quad)
     corners = tuple((float(x), float(y)) for x, y in misfit)
-    checked = reader._verified(image, FrameReading("ok", [CardSighting("fern", corners, 0.6)]))  # type: ignore[arg-type]
+    checked = reader.verified(image, FrameReading("ok", [CardSighting("fern", corners, 0.6)]))  # type: ignore[arg-type]
     assert checked.status == "unsure" and checked.cards[0].ingredient is None
     whole = tuple((float(x), float(y)) for x, y in quad)
-    assert reader._verified(image, FrameReading("ok", [CardSighting("claw", whole, 0.9)])).status == "ok"  # type: ignore[arg-type]
+    assert reader.verified(image, FrameReading("ok", [CardSighting("claw", whole, 0.9)])).status == "ok"  # type: ignore[arg-type]
 
 
 def test_geometry_helpers() -> None:

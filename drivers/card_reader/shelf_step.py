@@ -1,0 +1,158 @@
+"""The reader's last step, with a frame of the empty shelf: a reading settled by what changed
+since the shelf was empty (docs/card_reader.md, step 13). numpy and OpenCV only.
+
+``told_by_shelf`` takes the reading of the stages (steps 1-12) and the shelf's comparison of the
+frame (``shelf.EmptyShelf``): "empty" where nothing of a card's size changed; "ok" where every
+change lies under a card named, read by the stages or in the change itself, and every card passes
+verification; else "unsure". It reads cards in the changes through the reader (``CardLooks``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+import numpy as np
+
+from .keypoints import quad_area
+from .quad_fit import overlapping
+from .reading import CardSighting, FrameReading
+from .second_look import HIDING_AREA
+from .shelf import EmptyShelf
+from .thumbnails import work_image
+
+log = logging.getLogger(__name__)
+
+#: a change since the shelf was empty is read as a card if the rectangle around it has a card's
+#: aspect (1.4), give or take the camera's tilt (20 degrees: 1.15-1.75) ...
+CHANGE_ASPECT = (1.15, 1.75)
+#: ... and, with no card named beside it, a long side in the range of the cards the kit reads
+#: (15-85 % of the frame's height, issue 15 point 3), tilted
+CHANGE_HEIGHT = (0.13, 0.95)
+#: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
+#: its edge: an outline snapped to a card's printed edge strays by a pixel or two
+EDGE_SLACK = 3.0
+
+
+def _cut_by_the_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a card's quad (frame px) reaches beyond the frame by more than its outline's slack."""
+    h, w = shape[:2]
+    return bool((quad < -EDGE_SLACK).any() or (quad[:, 0] > w - 1 + EDGE_SLACK).any()
+                or (quad[:, 1] > h - 1 + EDGE_SLACK).any())
+
+
+class CardLooks(Protocol):
+    """What the shelf step asks of the reader: its threshold, and its ways of reading a card."""
+
+    @property
+    def threshold(self) -> float: ...
+
+    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
+                                  named: list[CardSighting]) -> list[CardSighting]: ...
+
+    def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None: ...
+
+    def verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
+
+
+def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf) -> FrameReading:
+    """``reading`` settled by what changed since the shelf was empty (``shelf``): "empty" where
+    nothing of a card's size changed; "ok" where every change lies under a card named, read by
+    the stages or in the change itself, and every card passes verification; else "unsure".
+    What the stages alone could not tell from a card is then the shelf's own texture, or a
+    shadow or glare over it; and an "ok" of the stages that left a card out is told by the
+    change the card made."""
+    compared = shelf.compare(frame)
+    if compared is None:
+        return reading
+    changes, sharp = compared
+    named = [c for c in reading.cards if c.ingredient is not None
+             and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
+    if _unchanged(shelf, changes, named):
+        return _unsure(reading, "a card named where nothing changed since the shelf was empty")
+    left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
+    if not left and not named:
+        if not _only_the_shelf_unread(frame, reading, shelf, changes, named):
+            return reading
+        log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
+        return FrameReading("empty")
+    if reading.status == "ok" and not left:
+        return reading
+    if left:
+        small, scale = work_image(frame)
+        named += looks.cards_placed_by_keypoints(frame, reading, named)
+        for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
+            named += _read_changed_region(looks, frame, small, scale, shelf, region, named)
+        if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
+            return _unsure(reading, "a change since the shelf was empty that no card named explains")
+    if not _only_the_shelf_unread(frame, reading, shelf, changes, named):
+        return _unsure(reading, "an outline the stages could not read is not the shelf's")
+    if _unchanged(shelf, changes, named):
+        return _unsure(reading, "a card named where nothing changed since the shelf was empty")
+    if overlapping([np.asarray(c.quad, np.float32) for c in named]):
+        return _unsure(reading, "cards named in the changes overlap more than a player lays them")
+    verified = looks.verified(frame, FrameReading("ok", named))
+    if verified.status != "ok":
+        return _unsure(reading, "a card named in the changes fails verification")
+    log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
+    return verified
+
+
+def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, changes: np.ndarray,
+                           named: list[CardSighting]) -> bool:
+    """Whether every outline of ``reading`` the stages could not read is, beyond the cards
+    ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``)."""
+    unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
+    if not unread:
+        return True
+    texture = shelf.texture(frame)               # once a frame, not once an outline
+    quads = [np.asarray(c.quad, np.float32) for c in named]
+    return all(shelf.shows_the_shelf(texture, changes, quad, quads) for quad in unread)
+
+
+def _unchanged(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
+    """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``)."""
+    return any(shelf.changed_share(changes, np.asarray(c.quad, np.float32)) < shelf.settings.least_card
+               for c in named)
+
+
+def _unsure(reading: FrameReading, why: str) -> FrameReading:
+    """``reading`` as "unsure" where it was "ok" or "empty" (``why`` logged): a change the
+    shelf saw speaks against both."""
+    if reading.status == "unsure":
+        return reading
+    log.debug("card reader: unsure: %s", why)
+    return FrameReading("unsure", reading.cards)
+
+
+def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray, scale: float, shelf: EmptyShelf,
+                         region: np.ndarray, named: list[CardSighting]) -> list[CardSighting]:
+    """The cards a change of the shelf (``region``) shows: itself read as one card, or else its
+    parts wider than a finger (``EmptyShelf.parts``: a card with a finger on it, cards whose
+    changes met at a corner), each read as one."""
+    card = _read_change(looks, frame, small, scale, shelf.box(region), named)
+    if card is not None:
+        return [card]
+    quads = [np.asarray(c.quad, np.float32) for c in named]
+    cards = [_read_change(looks, frame, small, scale, box, named) for box in shelf.parts(region, quads)]
+    return [c for c in cards if c is not None]
+
+
+def _read_change(looks: CardLooks, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
+                 named: list[CardSighting]) -> CardSighting | None:
+    """The card a change of the shelf shows (``box``: the rectangle around it, frame px), or
+    None: a change of a card's shape and size (that of the cards ``named``, or of any card the
+    kit reads) read as one."""
+    sides = sorted(float(np.linalg.norm(box[(i + 1) % 4] - box[i])) for i in range(2))
+    if not CHANGE_ASPECT[0] <= sides[1] / max(1.0, sides[0]) <= CHANGE_ASPECT[1]:
+        return None
+    if named:
+        card_area = float(np.mean([quad_area(np.asarray(c.quad, np.float32)) for c in named]))
+        if not HIDING_AREA[0] * card_area <= quad_area(box) <= HIDING_AREA[1] * card_area:
+            return None
+    elif not CHANGE_HEIGHT[0] <= sides[1] / frame.shape[0] <= CHANGE_HEIGHT[1]:
+        return None
+    card = looks.read_box(frame, small, scale, box * scale)
+    if card is None or _cut_by_the_edge(np.asarray(card.quad, np.float32), frame.shape):
+        return None                  # a card cut by the frame's edge is never read (issue 15 point 2)
+    return card
