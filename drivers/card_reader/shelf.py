@@ -375,6 +375,26 @@ class EmptyShelf:
             return 1.0
         return float(changes[inside].mean())
 
+    def uncovered_share(self, region: np.ndarray, quads: list[np.ndarray], sharp: np.ndarray) -> float:
+        """The share of a change (``region``, a mask at ``settings.width``) that lies outside the
+        ``quads`` (frame px) in parts that may be a card: each holding at least ``sharp_inside``
+        card widths of sharp edge (a card's outline or face) inside, by the change's ``sharp``
+        edges; the fringe of a glare or a shadow beside a card holds next to none. 1.0 with no quads."""
+        if not quads:
+            return 1.0
+        inside = np.zeros(region.shape, bool)
+        for quad in quads:
+            inside |= self._inside(region.shape, quad)
+        rest = (region & ~inside).astype(np.uint8)
+        band = 3 * self._card_width(rest, quads)             # px of a card's width of edge, dilated a pixel either way
+        count, labels = cv2.connectedComponents(rest)
+        within = cv2.erode(rest, np.ones((5, 5), np.uint8)) > 0
+        sharp_within = np.bincount(labels[within & sharp], minlength=count)
+        size = np.bincount(labels.ravel(), minlength=count)
+        may_be_a_card = sharp_within >= self.settings.sharp_inside * band
+        may_be_a_card[0] = False
+        return float(size[may_be_a_card].sum()) / max(1, int(np.count_nonzero(region)))
+
     def unexplained(self, changes: np.ndarray, cards: list[np.ndarray],
                     sharp: np.ndarray | None = None) -> list[np.ndarray]:
         """The changes of a card's size beyond the ``cards`` (quads, frame px) and their margin,
