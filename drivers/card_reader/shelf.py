@@ -375,6 +375,12 @@ class EmptyShelf:
             return 1.0
         return float(changes[inside].mean())
 
+    def share_in(self, region: np.ndarray, quad: np.ndarray) -> float:
+        """The share of a quad (frame px) that lies in a change (``region``, a mask at
+        ``settings.width``); 0.0 for a quad with no pixel in the frame."""
+        inside = self._inside(region.shape, quad)
+        return float(np.count_nonzero(region & inside)) / max(1, int(np.count_nonzero(inside)))
+
     def uncovered_share(self, region: np.ndarray, quads: list[np.ndarray], sharp: np.ndarray) -> float:
         """The share of a change (``region``, a mask at ``settings.width``) that lies outside the
         ``quads`` (frame px) in parts that may be a card: each holding at least ``sharp_inside``

@@ -154,7 +154,7 @@ def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
 
 def _lies_in(shelf: EmptyShelf, region: np.ndarray, cards: list[CardSighting]) -> bool:
     """Whether one of the ``cards`` lies in a change (``region``): at least ``least_card`` of it."""
-    return any(shelf.changed_share(region, np.asarray(c.quad, np.float32)) >= shelf.settings.least_card for c in cards)
+    return any(shelf.share_in(region, np.asarray(c.quad, np.float32)) >= shelf.settings.least_card for c in cards)
 
 
 def _cover(shelf: EmptyShelf, compared: Comparison, region: np.ndarray, cards: list[CardSighting]) -> bool:
