@@ -20,7 +20,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from .keypoints import quad_area
+from .keypoints import quad_area, shared_area
 from .references import check_frame
 from .second_look import THIN, finger_bands
 
@@ -98,6 +98,11 @@ class ShelfSettings:
     #: ... judged on at least this many px at ``width`` beyond the cards named (a tenth of the
     #: smallest card's): less is an outline of a card named, or of its part
     least_seen: int = 25
+    #: an unread outline covering this share of a card named is that card outlined again, when less
+    #: than ``least_card`` of a card lies beyond the cards named: outlines round a named card's
+    #: finger or glare covered 0.91-1.0 of it; an unread card beside a named card whose outline
+    #: was misfitted over it, 0.53 (a wrong reading of a run at 06f6c78)
+    outlined_again: float = 0.9
     #: where the shelf is smooth (a flat stripe of a cloth), a changed pixel is the shelf seen
     #: through when the light of the shelf seen around it (a Gaussian of this many px: a shadow's
     #: soft edge is 1-3 px at ``width``) explains it ...
@@ -318,13 +323,17 @@ class EmptyShelf:
         no texture to see again, an outline is never the shelf's. Its texture is seen again on the
         whole and in every block of a card's width with texture to see (``least_texture``): an
         outline around a whole table, mostly the shelf's, may hide a card of the shelf's light in
-        a part of it. An outline of which less than a card, as the shelf counts one (``least_card``
-        of the cards named), lies beyond the cards named is theirs: no card shows there (class: a
-        card named, outlined again by the stages round the finger or glare on it)."""
+        a part of it. An outline that covers a card named (``outlined_again``) with less than a
+        card, as the shelf counts one (``least_card``), beyond the cards named is that card's: no
+        card shows there (class: a card named, outlined again by the stages round the finger or
+        glare on it)."""
         inside = self._inside(changes.shape, quad, cards)
         seen = np.count_nonzero(inside)
-        if seen < self.settings.least_seen or (cards and seen < self._least_card(cards)):
-            return True                  # an outline of a card named, misfitted round its finger or glare, or of its part
+        if seen < self.settings.least_seen:
+            return True                  # an outline of a card named, or of its part
+        if cards and seen < self._least_card(cards) and any(
+                shared_area(np.asarray(quad, np.float32), c) >= self.settings.outlined_again * quad_area(c) for c in cards):
+            return True                  # a card named, outlined again round its finger or glare
         if float(changes[inside].mean()) > self.settings.outline_changed:
             return False
         if not self._seen_again(texture[inside], self._texture[inside]):
