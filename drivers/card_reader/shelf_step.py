@@ -77,17 +77,16 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
              and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
     if _unchanged(shelf, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
-    left = shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
-    if not left and not named:
+    regions = shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
+    if not regions and not named:
         if not _only_the_shelf_unread(frame, reading, shelf, changes, named):
             return reading
         log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
         return FrameReading("empty")
-    if reading.status == "ok" and not left:
+    if reading.status == "ok" and not regions:
         return reading
-    if left:
+    if regions:
         small, scale = work_image(frame)
-        regions = shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
         placed = looks.cards_placed_by_keypoints(frame, reading, named)
         named += placed
         for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
