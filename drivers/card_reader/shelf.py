@@ -243,11 +243,9 @@ class EmptyShelf:
         on_edge = edges > 0
         edge_px = np.bincount(labels[on_edge], minlength=count)
         sharp_px = np.bincount(labels[on_edge & sharp], minlength=count)
-        inside = cv2.erode(changes, np.ones((5, 5), np.uint8)) > 0
-        sharp_inside = np.bincount(labels[inside & sharp], minlength=count)
         smallest_width = self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect
-        soft = (sharp_px < self.settings.least_sharp * edge_px) & (
-            sharp_inside < self.settings.sharp_inside * 3 * smallest_width)
+        soft = (sharp_px < self.settings.least_sharp * edge_px) & ~self._may_be_cards(
+            changes, labels, count, sharp, smallest_width)
         soft[0] = True                                       # the background
         return ~soft[labels]
 
@@ -267,9 +265,18 @@ class EmptyShelf:
         own = int(np.count_nonzero(edge))
         if own < self.settings.least_edge or np.count_nonzero(edge & sharp) >= self.settings.least_sharp * own:
             return False
-        inside = cv2.erode(u8, np.ones((5, 5), np.uint8)) > 0
+        return not self._may_be_cards(u8, u8.astype(np.int32), 2, sharp, card_width)[1]
+
+    def _may_be_cards(self, mask: np.ndarray, labels: np.ndarray, count: int, sharp: np.ndarray,
+                      card_width: float) -> np.ndarray:
+        """Per label (``count`` of them) of the parts ``labels`` of a uint8 ``mask``: whether the part
+        holds at least ``sharp_inside`` card widths (``card_width`` px) of ``sharp`` edge inside,
+        off its rim: a card's outline or face. Light's soft edge keeps to its rim, where a card's
+        outline beside it may lie."""
+        inside = cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
+        sharp_px = np.bincount(labels[inside & sharp], minlength=count)
         band = 3 * card_width                                # px of a card's width of edge, dilated a pixel either way
-        return int(np.count_nonzero(inside & sharp)) < self.settings.sharp_inside * band
+        return np.asarray(sharp_px >= self.settings.sharp_inside * band)
 
     def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray) -> np.ndarray:
         """Where a frame (``light``, log, and its ``texture``) is the shelf under glare: white light
@@ -401,12 +408,9 @@ class EmptyShelf:
         for quad in quads:
             inside |= self._inside(region.shape, quad)
         rest = (region & ~inside).astype(np.uint8)
-        band = 3 * self._card_width(rest, quads)             # px of a card's width of edge, dilated a pixel either way
         count, labels = cv2.connectedComponents(rest)
-        within = cv2.erode(rest, np.ones((5, 5), np.uint8)) > 0
-        sharp_within = np.bincount(labels[within & sharp], minlength=count)
         size = np.bincount(labels.ravel(), minlength=count)
-        may_be_a_card = sharp_within >= self.settings.sharp_inside * band
+        may_be_a_card = self._may_be_cards(rest, labels, count, sharp, self._card_width(rest, quads))
         may_be_a_card[0] = False
         return float(size[may_be_a_card].sum()) / max(1, int(np.count_nonzero(region)))
 
