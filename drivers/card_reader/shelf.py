@@ -322,7 +322,7 @@ class EmptyShelf:
         return _texture(_log_light(frame, self.settings), self.settings)
 
     def shows_the_shelf(self, texture: np.ndarray, changes: np.ndarray, quad: np.ndarray,
-                        cards: list[np.ndarray]) -> bool:
+                        cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
         ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
         and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
@@ -333,7 +333,11 @@ class EmptyShelf:
         a part of it. An outline that covers a card named (``outlined_again``) with less than a
         card, as the shelf counts one (``least_card``), beyond the cards named is that card's: no
         card shows there (class: a card named, outlined again by the stages round the finger or
-        glare on it)."""
+        glare on it). Given the frame's ``unexplained`` parts (``unexplained_parts``), an outline
+        whose change beyond the cards named holds none (it is light beside them, or a finger) is
+        theirs when what did not change of it is less than a card as the shelf counts one, or
+        shows the shelf's texture again: no card can lie there (class: an outline misfitted round
+        a card named and the glare or shadow beside it)."""
         inside = self._inside(changes.shape, quad, cards)
         seen = np.count_nonzero(inside)
         if seen < self.settings.least_seen:
@@ -341,8 +345,13 @@ class EmptyShelf:
         if cards and seen < self._least_card(cards) and any(
                 shared_area(np.asarray(quad, np.float32), c) >= self.settings.outlined_again * quad_area(c) for c in cards):
             return True                  # a card named, outlined again round its finger or glare
+        judged = bool(cards) and unexplained is not None and not any((part & inside).any() for part in unexplained)
+        if judged and np.count_nonzero(inside & ~changes.astype(bool)) < self._least_card(cards):
+            return True                  # light beside the cards named, or a finger, and less than a card
         if float(changes[inside].mean()) > self.settings.outline_changed:
-            return False
+            if not judged:
+                return False
+            inside &= ~changes.astype(bool)
         if not self._seen_again(texture[inside], self._texture[inside]):
             return False
         side = max(3, round(self._card_width(changes, cards) if cards else
@@ -426,6 +435,17 @@ class EmptyShelf:
     def unexplained_regions(self, changes: np.ndarray, cards: list[np.ndarray],
                             sharp: np.ndarray | None = None) -> list[np.ndarray]:
         """The changes of ``unexplained``, each as a bool mask at ``settings.width``."""
+        return self._unexplained(changes, cards, sharp, self._least_card(cards))
+
+    def unexplained_parts(self, changes: np.ndarray, cards: list[np.ndarray], sharp: np.ndarray) -> list[np.ndarray]:
+        """The changes of ``unexplained_regions`` of any size (``least_seen`` px and more, at
+        ``settings.width``): a part of a card may lie in them, where none lies in light beside the
+        ``cards`` or in a finger."""
+        return self._unexplained(changes, cards, sharp, self.settings.least_seen)
+
+    def _unexplained(self, changes: np.ndarray, cards: list[np.ndarray], sharp: np.ndarray | None,
+                     least: float) -> list[np.ndarray]:
+        """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
         mask = changes.astype(np.uint8)
         scale = self.scale()
         width = self._card_width(mask, cards)
@@ -440,7 +460,7 @@ class EmptyShelf:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
         regions = []
         for i in range(1, count):
-            if stats[i, cv2.CC_STAT_AREA] < self._least_card(cards):
+            if stats[i, cv2.CC_STAT_AREA] < least:
                 continue
             region = labels == i
             if cards and self._finger_on_a_card(region, under, width):

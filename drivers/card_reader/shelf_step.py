@@ -79,7 +79,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
     regions = shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
     if not regions and not named:
-        if not _only_the_shelf_unread(frame, reading, shelf, changes, named):
+        if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
             return reading
         log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
         return FrameReading("empty")
@@ -95,7 +95,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
             return _unsure(reading, "a change since the shelf was empty that no card named explains")
         if not all(_cover(shelf, compared, region, named) for region in regions if _lies_in(shelf, region, placed)):
             return _unsure(reading, "a change holds more than the cards keypoints placed in it")
-    if not _only_the_shelf_unread(frame, reading, shelf, changes, named):
+    if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
         return _unsure(reading, "an outline the stages could not read is not the shelf's")
     if _unchanged(shelf, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
@@ -108,7 +108,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     return verified
 
 
-def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, changes: np.ndarray,
+def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, compared: Comparison,
                            named: list[CardSighting]) -> bool:
     """Whether every outline of ``reading`` the stages could not read is, beyond the cards
     ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``)."""
@@ -117,7 +117,8 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
         return True
     texture = shelf.texture(frame)               # once a frame, not once an outline
     quads = [np.asarray(c.quad, np.float32) for c in named]
-    return all(shelf.shows_the_shelf(texture, changes, quad, quads) for quad in unread)
+    unexplained = shelf.unexplained_parts(compared.changes, quads, compared.sharp) if quads else None
+    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained) for quad in unread)
 
 
 def _unchanged(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
