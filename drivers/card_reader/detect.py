@@ -10,21 +10,14 @@ robust line fits to its outline (``quad_fit``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
+from .detect_settings import CARD_ASPECT, SETTINGS, DetectorSettings
 from .quad_fit import (NEXT, angles_ok, fit_quad, hough_quad, order_quad, order_quads, quad_aspect, side_lengths,
                        side_steps, snap_quad)
-
-#: card aspect (long side / short side) the detector expects, with room for a 20 degree tilt
-ASPECT_MIN, ASPECT_MAX = 1.1, 1.8
-#: detail (relative to the busiest other card) below which a card-thick quad is glare, not a card
-FLAT_DETAIL = 0.22
-
-#: angle tolerances (numpy scalars, so that comparisons with float32 angles stay in float64)
-_DEG5, _DEG12, _DEG20 = np.radians(5), np.radians(12), np.radians(20)
 
 
 @dataclass
@@ -121,13 +114,24 @@ def _iou(a: np.ndarray, b: np.ndarray, shape: tuple[int, int]) -> float:
 
 
 class Detector:
-    """Card candidates in a BGR work image (about 240 px high)."""
+    """Card candidates in a BGR work image (about 240 px high).
 
-    def __init__(self, min_card_height: float = 0.25, max_card_height: float = 0.72,
-                 edge_min: float = 0.09) -> None:
-        self.min_card_height = min_card_height   # fraction of the frame height
-        self.max_card_height = max_card_height
-        self.smooth_max = 0.045
+    ``settings`` holds every number it uses; ``min_card_height``, ``max_card_height`` and
+    ``edge_min``, when given, override those of ``settings``.
+    """
+
+    def __init__(self, min_card_height: float | None = None, max_card_height: float | None = None,
+                 edge_min: float | None = None, *, settings: DetectorSettings = SETTINGS) -> None:
+        if not isinstance(settings, DetectorSettings):
+            raise TypeError(f"settings must be DetectorSettings, not {type(settings).__name__}")
+        given = {"min_card_height": min_card_height, "max_card_height": max_card_height, "edge_min": edge_min}
+        overrides = {name: value for name, value in given.items() if value is not None}
+        self.settings = replace(settings, **overrides) if overrides else settings
+        s = self.settings
+        # angle tolerances as numpy scalars, so that comparisons with float32 angles stay in float64
+        self._same_line_angle = np.radians(s.same_line_angle)
+        self._parallel = np.radians(s.parallel)
+        self._right_angle = np.radians(s.right_angle)
         self._detail = np.zeros((1, 1), np.float32)
         self._contrast = 1.0
         self._small = np.zeros((1, 1, 3), np.uint8)
@@ -136,34 +140,38 @@ class Detector:
         self._chroma: np.ndarray | None = None   # per pixel: brightest minus darkest channel
         self._grad: np.ndarray | None = None     # per pixel: 8 x the grey level's gradient
         self._quad_details: dict[bytes, float | None] = {}
-        self.edge_min = edge_min                 # boundary sharpness below which a blob is light, not a card
 
     def mask(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
-        g = cv2.GaussianBlur(gray, (3, 3), 0)
+        s = self.settings
+        g = cv2.GaussianBlur(gray, (s.light_blur, s.light_blur), 0)
         thr, m = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((s.light_close, s.light_close), np.uint8))
         return m, float(thr)
 
     def upper_mask(self, gray: np.ndarray, thr: float) -> tuple[np.ndarray, float]:
         """Otsu's threshold among the pixels above ``thr``: for a small card on a shelf whose light
         varies (a vignette, a gradient), where the first split is between the shelf's own halves."""
-        g = cv2.GaussianBlur(gray, (3, 3), 0)
-        return self._split_again(g, g[g > thr])
+        k = self.settings.light_blur
+        g = cv2.GaussianBlur(gray, (k, k), 0)
+        return self._split_again(g, g[g > thr], self.settings)
 
     def lower_mask(self, gray: np.ndarray, thr: float) -> tuple[np.ndarray, float]:
         """Otsu's threshold among the pixels at or below ``thr``: for a dim card beside a glare
         spot, where the first split is between the glare and everything else."""
-        g = cv2.GaussianBlur(gray, (3, 3), 0)
-        return self._split_again(g, g[g <= thr])
+        k = self.settings.light_blur
+        g = cv2.GaussianBlur(gray, (k, k), 0)
+        return self._split_again(g, g[g <= thr], self.settings)
 
     @staticmethod
-    def _split_again(g: np.ndarray, pixels: np.ndarray) -> tuple[np.ndarray, float]:
+    def _split_again(g: np.ndarray, pixels: np.ndarray,
+                     settings: DetectorSettings = SETTINGS) -> tuple[np.ndarray, float]:
         """The mask of the blurred work image ``g`` above Otsu's level of ``pixels``, and the level."""
-        if pixels.size < 16:
+        if pixels.size < settings.least_split:
             return np.zeros_like(g), 255.0
         level, _ = cv2.threshold(pixels.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         _, m = cv2.threshold(g, level, 255, cv2.THRESH_BINARY)
-        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), float(level)
+        k = settings.light_close
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), float(level)
 
     def find(self, small: np.ndarray) -> list[Candidate]:
         """The card-like candidates of a work image. When the first split of its light finds none,
@@ -174,7 +182,7 @@ class Detector:
         self._small, self._gray = small, gray
         self._chroma, self._quad_details, self._grad = None, {}, None
         hist = np.bincount(gray.ravel(), minlength=256)
-        self._top = _percentile_u8(hist, 99.5)
+        self._top = _percentile_u8(hist, self.settings.top_percentile)
         m, thr = self.mask(gray)
         found = self._find_in(gray, hist, m, thr)
         for split_again in (self.upper_mask, self.lower_mask):
@@ -186,54 +194,56 @@ class Detector:
 
     def _find_in(self, gray: np.ndarray, hist: np.ndarray, m: np.ndarray, thr: float) -> list[Candidate]:
         """The candidates of the light mask ``m`` (pixels above ``thr``) of the work image."""
+        s = self.settings
         h, w = gray.shape
         hist_hi = cv2.calcHist([gray], [0], m, [256], [0, 256]).ravel().astype(np.int64)
         hist_lo = hist - hist_hi
         lo = _mean_u8(hist_lo) if hist_lo.any() else 0.0
         hi = _mean_u8(hist_hi) if hist_hi.any() else 0.0
-        if hi - lo < 25:
+        if hi - lo < s.least_contrast:
             return []
         self._contrast = hi - lo
         if self._grad is None:                        # once a frame, whichever split of the light
             gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
             gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
             self._grad = cv2.magnitude(gx, gy)        # 8 x the gradient: divided where sampled
-            gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
-            self._detail = np.asarray(cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), 2.5)), np.float32)
+            gf = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), s.detail_band[0])
+            self._detail = np.asarray(cv2.absdiff(gf, cv2.GaussianBlur(gf, (0, 0), s.detail_band[1])), np.float32)
         grad = self._grad
-        card_area_min = (self.min_card_height * h) ** 2 / 1.4
+        card_area_min = (s.min_card_height * h) ** 2 / CARD_ASPECT
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         out: list[Candidate] = []
         for c in contours:
             area = cv2.contourArea(c)
-            if area < 0.2 * card_area_min:
+            if area < s.least_blob * card_area_min:
                 continue
             pts = c.reshape(-1, 2)
             # a card's outline is sharp; a glare spot's or a lit patch's is soft
             sharp = float((grad[pts[:, 1], pts[:, 0]] / 8.0).mean()) / max(1.0, hi - lo)
-            if sharp < self.edge_min:
+            if sharp < s.edge_min:
                 continue
             blob = np.zeros((h, w), np.uint8)
             cv2.drawContours(blob, [c], -1, 255, -1)
             hull_area = cv2.contourArea(cv2.convexHull(c))
-            if area < 0.7 * hull_area:
+            if area < s.solid * hull_area:
                 # a card whose light frame is broken somewhere (a dim edge, a finger) leaves its
                 # dark illustration unfilled: bridge small gaps in the frame, then fill again
                 ring = cv2.bitwise_and(m, blob)
-                k = max(5, int(0.06 * math.sqrt(hull_area)) | 1)
+                k = max(s.refill_least, int(s.refill_gap * math.sqrt(hull_area)) | 1)
                 ring = _morph(ring, cv2.MORPH_CLOSE, k)
                 cs, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
                 refilled = np.zeros((h, w), np.uint8)
                 cv2.drawContours(refilled, cs, -1, 255, -1)
-                if np.count_nonzero(refilled) > 1.2 * np.count_nonzero(blob):
+                if np.count_nonzero(refilled) > s.refill_gain * np.count_nonzero(blob):
                     blob = refilled
                     area = float(np.count_nonzero(blob))
             found = self._split_and_fit(blob, area, card_area_min)
             if not any(c.fitted for c in found) and self.is_glare(blob):
                 continue                      # a glare spot or a lit patch of shelf
             for cand in found:                 # a card reaching out of the frame is cut off
-                q = cand.quad
-                if (q[:, 0] < -2).any() or (q[:, 1] < -2).any() or (q[:, 0] > w + 1).any() or (q[:, 1] > h + 1).any():
+                q, e = cand.quad, s.cut_margin
+                if ((q[:, 0] < -e).any() or (q[:, 1] < -e).any()
+                        or (q[:, 0] > w - 1 + e).any() or (q[:, 1] > h - 1 + e).any()):
                     cand.cut = True
             out.extend(found)
         out.extend(self._unexplained(gray, out, thr, lo))
@@ -266,12 +276,13 @@ class Detector:
             details.append(-1.0 if detail is None else detail)
             sides = side_lengths(c.quad).tolist()
             shorts.append(min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        s = self.settings
         kept = []
         for i, c in enumerate(cands):
             ref = [details[j] for j, o in enumerate(cands) if j != i and o.fitted and not o.cut]
             ref_w = [shorts[j] for j, o in enumerate(cands) if j != i and o.fitted and not o.cut]
-            if (ref and details[i] >= 0 and details[i] < FLAT_DETAIL * max(ref)
-                    and shorts[i] > 0.45 * max(ref_w)):
+            if (ref and details[i] >= 0 and details[i] < s.flat_detail * max(ref)
+                    and shorts[i] > s.flat_thick * max(ref_w)):
                 continue
             if ref_w and not c.fitted and self._finger_like(c.quad, shorts[i], max(ref_w)):
                 continue
@@ -284,11 +295,13 @@ class Detector:
         A card mostly hidden under another is thin too, but lies inside the frame (a readable
         scene's cards do) or, cut off by the frame, shows at least half a card's width.
         """
+        s = self.settings
         h, w = self._detail.shape
         long_ = max(side_lengths(quad).tolist())
-        border = bool((quad[:, 0] < 3).any() or (quad[:, 1] < 3).any()
-                      or (quad[:, 0] > w - 4).any() or (quad[:, 1] > h - 4).any())
-        return border and short < 0.45 * card_short and long_ > 3.0 * short
+        b = s.finger_border
+        border = bool((quad[:, 0] < b).any() or (quad[:, 1] < b).any()
+                      or (quad[:, 0] > w - 1 - b).any() or (quad[:, 1] > h - 1 - b).any())
+        return border and short < s.finger_thin * card_short and long_ > s.finger_long * short
 
     def _unexplained(self, gray: np.ndarray, found: list[Candidate], thr: float, lo: float) -> list[Candidate]:
         """Card-sized, detailed regions a little darker than the cards found: a card in shadow.
@@ -300,34 +313,36 @@ class Detector:
         fitted = [c for c in found if c.fitted]
         if not fitted:
             return []
+        s = self.settings
         h, w = gray.shape
         covered = np.zeros((h, w), np.uint8)
         for c in found:
             cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
-        covered = cv2.dilate(covered, np.ones((7, 7), np.uint8))
+        covered = cv2.dilate(covered, np.ones((s.shadow_grown, s.shadow_grown), np.uint8))
         areas = [abs(cv2.contourArea(c.quad)) for c in fitted]
         card_area = _median(areas)
-        card_w = math.sqrt(card_area / 1.4)
-        g = cv2.GaussianBlur(gray, (3, 3), 0)
-        m = ((g > lo + 0.5 * (thr - lo)) & (covered == 0)).astype(np.uint8) * 255
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        card_w = math.sqrt(card_area / CARD_ASPECT)
+        g = cv2.GaussianBlur(gray, (s.light_blur, s.light_blur), 0)
+        m = ((g > lo + s.shadow_level * (thr - lo)) & (covered == 0)).astype(np.uint8) * 255
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((s.shadow_close, s.shadow_close), np.uint8))
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         m = np.zeros_like(m)
         cv2.drawContours(m, contours, -1, 255, -1)                # a card's dark picture counts too
         m[covered > 0] = 0
-        if cv2.countNonZero(m) < 0.3 * card_area:
+        if cv2.countNonZero(m) < s.shadow_least * card_area:
             return []                         # the opening below only takes pixels away
-        k = max(3, int(0.3 * card_w) | 1)
+        k = max(3, int(s.shadow_opening * card_w) | 1)
         m = _morph(m, cv2.MORPH_OPEN, k)
         card_detail = self._card_detail(fitted)
         out = []
-        for piece in self._components(m, 0.3 * card_area):
+        for piece in self._components(m, s.shadow_least * card_area):
             if self.is_glare(piece, card_detail) or self.is_smooth(piece, card_detail):
                 continue
             out.append(Candidate(self._box(piece), 0.0, False, False))
         return out
 
     def _fit_region(self, region: np.ndarray) -> Candidate | None:
+        s = self.settings
         h, w = region.shape
         contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
@@ -353,36 +368,40 @@ class Detector:
         inter = float(_overlap(qm, region))
         fill = inter / max(1.0, float(np.count_nonzero(qm)))
         spill = 1 - inter / max(1.0, float(np.count_nonzero(region)))
-        cut = bool((pts[:, 0] <= 1).any() or (pts[:, 1] <= 1).any()
-                   or (pts[:, 0] >= w - 2).any() or (pts[:, 1] >= h - 2).any()
-                   or (quad[:, 0] < -2).any() or (quad[:, 1] < -2).any()
-                   or (quad[:, 0] > w + 1).any() or (quad[:, 1] > h + 1).any())
-        fitted = fill >= 0.8 and spill <= 0.2 and self._plausible(quad, h)
+        t, e = s.edge_touch, s.cut_margin
+        cut = bool((pts[:, 0] <= t).any() or (pts[:, 1] <= t).any()
+                   or (pts[:, 0] >= w - 1 - t).any() or (pts[:, 1] >= h - 1 - t).any()
+                   or (quad[:, 0] < -e).any() or (quad[:, 1] < -e).any()
+                   or (quad[:, 0] > w - 1 + e).any() or (quad[:, 1] > h - 1 + e).any())
+        fitted = fill >= s.least_fill and spill <= s.most_spill and self._plausible(quad, h)
         return Candidate(quad, fill, cut, fitted, spill)
 
     def _plausible(self, quad: np.ndarray, h: int) -> bool:
+        s = self.settings
         sides = side_lengths(quad).tolist()
-        return (self.min_card_height * h <= max(sides) <= self.max_card_height * h
-                and ASPECT_MIN <= quad_aspect(quad, sides) <= ASPECT_MAX and angles_ok(quad))
+        return (s.min_card_height * h <= max(sides) <= s.max_card_height * h
+                and s.aspect[0] <= quad_aspect(quad, sides) <= s.aspect[1] and angles_ok(quad))
 
     def _plausible_quads(self, qs: np.ndarray, h: int) -> list[np.ndarray]:
         """The finite, plausible ones of Q quads (Q x 4 x 2 float32), in order."""
+        s = self.settings
         finite = np.isfinite(qs).all(axis=(1, 2))
         e = qs[:, NEXT] - qs
         sides = np.sqrt((e * e).sum(axis=2)).astype(np.float64)        # as _side_lengths, in Python floats
         long_side = sides.max(axis=1)
         aspect = ((sides[:, 1] + sides[:, 3]) / 2) / np.maximum(1e-6, (sides[:, 0] + sides[:, 2]) / 2)
-        maybe = (finite & (self.min_card_height * h <= long_side) & (long_side <= self.max_card_height * h)
-                 & (ASPECT_MIN <= aspect) & (aspect <= ASPECT_MAX))
+        maybe = (finite & (s.min_card_height * h <= long_side) & (long_side <= s.max_card_height * h)
+                 & (s.aspect[0] <= aspect) & (aspect <= s.aspect[1]))
         return [q for q in qs[maybe] if angles_ok(q)]
 
     def _split_and_fit(self, blob: np.ndarray, area: float, card_area_min: float, depth: int = 0) -> list[Candidate]:
+        s = self.settings
         h = blob.shape[0]
-        w_est = min(math.sqrt(area / 1.4), self.max_card_height * h / 1.4 * 0.9)
+        w_est = min(math.sqrt(area / CARD_ASPECT), s.max_card_height * h / CARD_ASPECT * s.width_cap)
         # cut off fingers and thin bridges
-        k = max(3, int(0.38 * w_est) | 1)
+        k = max(3, int(s.opening * w_est) | 1)
         opened = _morph(blob, cv2.MORPH_OPEN, k)
-        parts = self._components(opened, 0.4 * card_area_min)
+        parts = self._components(opened, s.least_part * card_area_min)
         if not parts:
             return [Candidate(self._box(blob), 0.0, False, False)]
         out: list[Candidate] = []
@@ -407,11 +426,11 @@ class Detector:
             covered = np.zeros_like(blob)
             for c in fitted:
                 cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
-            covered = cv2.dilate(covered, np.ones((5, 5), np.uint8))
+            covered = cv2.dilate(covered, np.ones((s.grown, s.grown), np.uint8))
             raw_rest = cv2.bitwise_and(blob, cv2.bitwise_not(covered))
             card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in fitted)
-            k2 = max(3, int(0.4 * card_w) | 1)
-            min_piece = 0.15 * card_w * card_w * 1.4
+            k2 = max(3, int(s.leftover_opening * card_w) | 1)
+            min_piece = s.leftover_piece * card_w * card_w * CARD_ASPECT
             # the opening only takes pixels away: too few to make a piece, none is left
             rest = _morph(raw_rest, cv2.MORPH_OPEN, k2) if cv2.countNonZero(raw_rest) >= min_piece else None
             card_detail = self._card_detail(fitted)
@@ -431,14 +450,16 @@ class Detector:
 
         A finger is as thin but also narrow; the L of a covered card's frame spans most of a card.
         """
+        s = self.settings
         out = []
-        for piece in self._components(rest, 0.04 * card_w * card_w * 1.4):
+        for piece in self._components(rest, s.hidden_piece * card_w * card_w * CARD_ASPECT):
             pts = cv2.findNonZero(piece)
             if pts is None:
                 continue
             hull = cv2.convexHull(pts)
             (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-            if min(rw, rh) < 0.45 * card_w or cv2.contourArea(hull) < 0.3 * card_w * card_w * 1.4:
+            if (min(rw, rh) < s.hidden_span * card_w
+                    or cv2.contourArea(hull) < s.hidden_hull * card_w * card_w * CARD_ASPECT):
                 continue
             filled = np.zeros_like(piece)
             cv2.fillConvexPoly(filled, hull, 255)
@@ -454,6 +475,7 @@ class Detector:
         side of the contact; between two notches the outline belongs to one card, usually with
         three of its corners, which fixes its quad.
         """
+        s = self.settings
         h, w = region.shape
         contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
@@ -470,8 +492,8 @@ class Detector:
         if defects is None:
             return []
         ds = sorted(defects.reshape(-1, 4).tolist(), key=lambda d: -d[3])
-        deep = sorted(int(d[2]) for d in ds if d[3] / 256.0 > 0.05 * math.sqrt(area))
-        if len(deep) == 1 and need == 2 and len(ds) > 1 and ds[1][3] / 256.0 > 2.5:
+        deep = sorted(int(d[2]) for d in ds if d[3] / 256.0 > s.notch_depth * math.sqrt(area))
+        if len(deep) == 1 and need == 2 and len(ds) > 1 and ds[1][3] / 256.0 > s.shallow_notch:
             deep = sorted(deep + [int(ds[1][2])])      # the other crossing can be a shallow notch
         if len(deep) < need:
             return []
@@ -485,19 +507,19 @@ class Detector:
         cands: list[Candidate] = []
         for start, end in spans:
             chain = pts[start:end + 1] if end > start else np.concatenate([pts[start:], pts[:end + 1]])
-            if len(chain) < 20 or len(chain) > 0.9 * n_pts:
+            if len(chain) < s.least_run or len(chain) > s.most_run * n_pts:
                 continue
             box = order_quad(cv2.boxPoints(cv2.minAreaRect(chain.astype(np.float32))))
             quad = order_quad(fit_quad(chain, box))
             qm = np.zeros((h, w), np.uint8)
             cv2.fillConvexPoly(qm, np.round(quad).astype(np.int32), 255)
             qn = float(np.count_nonzero(qm))
-            if qn < card_area_min * 0.5:
+            if qn < card_area_min * s.notch_least_area:
                 continue
             fill = float(_overlap(qm, region)) / max(1.0, qn)
-            if not (fill >= 0.85 and self._plausible(quad, h)):
+            if not (fill >= s.notch_fill and self._plausible(quad, h)):
                 continue
-            if any(_iou(quad, other.quad, (h, w)) > 0.5 for other in cands):
+            if any(_iou(quad, other.quad, (h, w)) > s.notch_same for other in cands):
                 continue
             cands.append(Candidate(quad, fill, False, True))
         if len(cands) < need:
@@ -508,7 +530,7 @@ class Detector:
         union = np.zeros((h, w), np.uint8)
         for cand in cands:
             cv2.fillConvexPoly(union, np.round(cand.quad).astype(np.int32), 255)
-        if np.count_nonzero(region & ~union) > 0.12 * np.count_nonzero(region):
+        if np.count_nonzero(region & ~union) > s.notch_rest * np.count_nonzero(region):
             return []
         return cands
 
@@ -520,17 +542,18 @@ class Detector:
         """
         if not self.is_smooth(region, card_detail):
             return False
+        s = self.settings
         sel = region > 0
         grey = self._gray[sel]
         if grey.size == 0:
             return False
         hist = np.bincount(grey, minlength=256)
-        if _percentile_u8(hist, 95) < 0.85 * self._top:
+        if _percentile_u8(hist, s.glare_percentile) < s.glare_top * self._top:
             return False
         median = _median_u8(hist)
         bright = grey >= median
         colour = float(self._chroma_image()[sel][bright].astype(np.float32).mean())
-        return colour / max(1.0, _mean_u8(hist, math.ceil(median))) < 0.3
+        return colour / max(1.0, _mean_u8(hist, math.ceil(median))) < s.glare_colour
 
     def _chroma_image(self) -> np.ndarray:
         if self._chroma is None:
@@ -545,13 +568,14 @@ class Detector:
 
         ``card_detail`` (the detail of cards found in the same frame) makes the test relative.
         """
-        inner = cv2.erode(region, np.ones((5, 5), np.uint8))
-        if cv2.countNonZero(inner) < 20:
+        s = self.settings
+        inner = cv2.erode(region, np.ones((s.detail_inset, s.detail_inset), np.uint8))
+        if cv2.countNonZero(inner) < s.least_inside:
             return False                  # too thin to tell: keep it (unsure beats wrong)
         detail = float(self._detail[inner > 0].mean())
-        limit = self.smooth_max * max(1.0, self._contrast)
+        limit = s.smooth_max * max(1.0, self._contrast)
         if card_detail is not None:
-            limit = max(limit, 0.35 * card_detail)
+            limit = max(limit, s.smooth_card_share * card_detail)
         return detail < limit
 
     def _card_detail(self, cands: list[Candidate]) -> float | None:
@@ -565,7 +589,8 @@ class Detector:
         if key not in self._quad_details:
             m = np.zeros(self._detail.shape, np.uint8)
             cv2.fillConvexPoly(m, corners, 1)
-            m = cv2.erode(m, np.ones((5, 5), np.uint8)) > 0
+            k = self.settings.detail_inset
+            m = cv2.erode(m, np.ones((k, k), np.uint8)) > 0
             self._quad_details[key] = float(self._detail[m].mean()) if m.any() else None
         return self._quad_details[key]
 
@@ -574,14 +599,15 @@ class Detector:
         cands = self._split_at_notches(region, card_area_min, need=1)
         if not cands:
             return []
+        s = self.settings
         covered = np.zeros_like(region)
         for c in cands:
             cv2.fillConvexPoly(covered, np.round(c.quad).astype(np.int32), 255)
-        rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))
+        rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((s.grown, s.grown), np.uint8))))
         card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in cands)
-        k = max(3, int(0.3 * card_w) | 1)
+        k = max(3, int(s.glare_opening * card_w) | 1)
         rest = _morph(rest, cv2.MORPH_OPEN, k)
-        for piece in self._components(rest, 0.1 * card_w * card_w * 1.4):
+        for piece in self._components(rest, s.glare_piece * card_w * card_w * CARD_ASPECT):
             if not self.is_glare(piece):
                 return []
         return cands
@@ -590,7 +616,7 @@ class Detector:
         """Cards merged into one blob without notches to cut it at: split by the distance peaks."""
         dist = cv2.distanceTransform(region, cv2.DIST_L2, 5)
         peak = float(dist.max())
-        for frac in (0.9, 0.8, 0.7, 0.6):
+        for frac in self.settings.peak_levels:
             cores = (dist > frac * peak).astype(np.uint8)
             n, labels = cv2.connectedComponents(cores)
             if n - 1 < 2:
@@ -601,7 +627,7 @@ class Detector:
             cands = []
             for i in range(1, n):
                 part = ((markers == i).astype(np.uint8)) * 255
-                if np.count_nonzero(part) < 0.4 * card_area_min:
+                if np.count_nonzero(part) < self.settings.merged_least_part * card_area_min:
                     continue
                 cand = self._fit_region(part)
                 if cand is not None:
@@ -618,30 +644,32 @@ class Detector:
         kept when each of its sides is a light-inside, dark-outside step and it lies in the blob.
         The best non-overlapping quads must explain the blob together, else nothing is returned.
         """
+        s = self.settings
         h, w = region.shape
         n_region = float(np.count_nonzero(region))
-        if n_region < 1.3 * card_area_min:
+        if n_region < s.lines_least_area * card_area_min:
             return []
         x, y, bw, bh = cv2.boundingRect(region)
-        pad = 4
+        pad = s.lines_pad
         x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
-        g = cv2.GaussianBlur(self._gray[y0:y1, x0:x1], (3, 3), 0)
-        lo = max(10, int(0.25 * self._contrast))
-        edges = cv2.Canny(g, lo, 2 * lo)
-        near = cv2.dilate(region[y0:y1, x0:x1], np.ones((5, 5), np.uint8))
+        g = cv2.GaussianBlur(self._gray[y0:y1, x0:x1], (s.edge_blur, s.edge_blur), 0)
+        lo = max(s.canny_least, int(s.canny_share * self._contrast))
+        edges = cv2.Canny(g, lo, s.canny_ratio * lo)
+        near = cv2.dilate(region[y0:y1, x0:x1], np.ones((s.lines_near, s.lines_near), np.uint8))
         edges[near == 0] = 0
-        min_len = self.min_card_height * h / 1.8
-        lines = cv2.HoughLines(edges, 1, np.pi / 180, max(12, int(0.35 * min_len)))
+        min_len = s.min_card_height * h / s.aspect[1]      # the smallest card's short side
+        lines = cv2.HoughLines(edges, 1, np.pi / 180, max(s.least_votes, int(s.line_votes * min_len)))
         if lines is None:
             return []
+        same_angle, same_distance = self._same_line_angle, s.same_line_distance
         picked: list[tuple[float, float]] = []
-        for rho, theta in lines.reshape(-1, 2)[:150]:
+        for rho, theta in lines.reshape(-1, 2)[:s.most_lines]:
             rho = float(rho) + x0 * math.cos(theta) + y0 * math.sin(theta)   # back to work-image coordinates
-            if any(abs(theta - t) < _DEG5 and abs(rho - r) < 5 for r, t in picked) or \
-               any(abs(abs(theta - t) - np.pi) < _DEG5 and abs(rho + r) < 5 for r, t in picked):
+            if any(abs(theta - t) < same_angle and abs(rho - r) < same_distance for r, t in picked) or \
+               any(abs(abs(theta - t) - np.pi) < same_angle and abs(rho + r) < same_distance for r, t in picked):
                 continue
             picked.append((rho, float(theta)))
-            if len(picked) >= 30:
+            if len(picked) >= s.most_picked:
                 break
 
         def ang(a: float, b: float) -> float:
@@ -657,9 +685,9 @@ class Detector:
         pairs = []
         for i in range(len(picked)):
             for j in range(i + 1, len(picked)):
-                if ang(picked[i][1], picked[j][1]) < _DEG12:
+                if ang(picked[i][1], picked[j][1]) < self._parallel:
                     a, b = picked[i], norm(picked[j], picked[i][1])
-                    if abs(a[0] - b[0]) >= 0.6 * min_len:
+                    if abs(a[0] - b[0]) >= s.least_pair_gap * min_len:
                         pairs.append((a, b))
 
         def meet(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
@@ -677,10 +705,10 @@ class Detector:
         ratio = spans[None, :] / np.maximum(spans[:, None], 1e-6)            # [ia, ib]: ib's span over ia's
         dt = np.abs(thetas[:, None] - thetas[None, :]) % np.pi
         dt = np.minimum(dt, np.pi - dt)
-        ok = ((ratio >= ASPECT_MIN * 0.95) & (ratio <= ASPECT_MAX * 1.05)
-              & (spans[None, :] >= 0.9 * self.min_card_height * h)
-              & (spans[None, :] <= 1.05 * self.max_card_height * h)
-              & (np.abs(dt - np.pi / 2) <= _DEG20))
+        ok = ((ratio >= s.aspect[0] * s.pair_aspect_slack[0]) & (ratio <= s.aspect[1] * s.pair_aspect_slack[1])
+              & (spans[None, :] >= s.pair_height_slack[0] * s.min_card_height * h)
+              & (spans[None, :] <= s.pair_height_slack[1] * s.max_card_height * h)
+              & (np.abs(dt - np.pi / 2) <= self._right_angle))
         corners = []
         for ia, ib in zip(*np.nonzero(ok)):
             pa, pb = pairs[ia], pairs[ib]
@@ -692,27 +720,27 @@ class Detector:
             return []
         all_steps = np.sort(side_steps(self._gray, np.array(shapes)), axis=1)
         for q, steps in zip(shapes, all_steps):
-            if float(steps[1]) < 0.35 * self._contrast:     # three sides at least: a card's cut edge
+            if float(steps[1]) < s.cut_edge_step * self._contrast:     # three sides at least: a card's cut edge
                 continue
-            full = float(steps[0]) >= 0.35 * self._contrast    # all four first
-            quads.append((float(steps[1:].sum() + 0.5 * steps[0]) + (1e4 if full else 0.0), q))
+            full = float(steps[0]) >= s.cut_edge_step * self._contrast    # all four first
+            quads.append((float(steps[1:].sum() + s.weakest_side * steps[0]) + (1e4 if full else 0.0), q))
         if not quads:
             return []
         quads.sort(key=lambda t: -t[0])
         chosen: list[Candidate] = []
 
         def pick(full_only: bool) -> None:
-            for score, q in quads[:40]:
+            for score, q in quads[:s.most_quads]:
                 if full_only and score < 1e4:
                     break
                 qm = np.zeros((h, w), np.uint8)
                 cv2.fillConvexPoly(qm, np.round(q).astype(np.int32), 255)
                 qn = float(np.count_nonzero(qm))
                 fill = float(_overlap(qm, region)) / max(1.0, qn)
-                if fill < 0.9 or any(_iou(q, c.quad, (h, w)) > 0.1 for c in chosen):
+                if fill < s.lines_fill or any(_iou(q, c.quad, (h, w)) > s.lines_overlap for c in chosen):
                     continue
                 chosen.append(Candidate(q, fill, False, True, 0.0))
-                if len(chosen) == 3:
+                if len(chosen) == s.most_cards:
                     break
 
         pick(True)                           # quads with all four edges found first
@@ -721,10 +749,10 @@ class Detector:
         if len(chosen) == 1:                # the other card: the rest of the blob, its sides snapped to its edges
             covered = np.zeros_like(region)
             cv2.fillConvexPoly(covered, np.round(chosen[0].quad).astype(np.int32), 255)
-            rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))
+            rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(covered, np.ones((s.grown, s.grown), np.uint8))))
             card_w = float(np.linalg.norm(chosen[0].quad[1] - chosen[0].quad[0]))
-            rest = _morph(rest, cv2.MORPH_OPEN, max(3, int(0.35 * card_w) | 1))
-            pieces = self._components(rest, 0.3 * card_w * card_w * 1.4)
+            rest = _morph(rest, cv2.MORPH_OPEN, max(3, int(s.other_opening * card_w) | 1))
+            pieces = self._components(rest, s.other_piece * card_w * card_w * CARD_ASPECT)
             if pieces:
                 piece = max(pieces, key=np.count_nonzero)
                 cand = self._fit_region(piece)
@@ -732,8 +760,8 @@ class Detector:
                 if q is not None:
                     q = order_quad(q)
                     steps = np.sort(side_steps(self._gray, q))
-                    if (self._plausible(q, h) and float(steps[1]) >= 0.35 * self._contrast
-                            and _iou(q, chosen[0].quad, (h, w)) < 0.1):
+                    if (self._plausible(q, h) and float(steps[1]) >= s.cut_edge_step * self._contrast
+                            and _iou(q, chosen[0].quad, (h, w)) < s.lines_overlap):
                         chosen.append(Candidate(q, 1.0, False, True, 0.0))
         if len(chosen) == 1:
             pick(False)
@@ -742,13 +770,13 @@ class Detector:
         union = np.zeros((h, w), np.uint8)
         for c in chosen:
             cv2.fillConvexPoly(union, np.round(c.quad).astype(np.int32), 255)
-        rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(union, np.ones((5, 5), np.uint8))))
-        if np.count_nonzero(rest) > 0.05 * n_region:
+        rest = cv2.bitwise_and(region, cv2.bitwise_not(cv2.dilate(union, np.ones((s.grown, s.grown), np.uint8))))
+        if np.count_nonzero(rest) > s.lines_rest * n_region:
             # what is left must be glare (smooth, bright, white), not a part of another card
             card_w = min(float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in chosen)
-            rest = _morph(rest, cv2.MORPH_OPEN, max(3, int(0.2 * card_w) | 1))
+            rest = _morph(rest, cv2.MORPH_OPEN, max(3, int(s.rest_opening * card_w) | 1))
             card_detail = self._card_detail(chosen)
-            for piece in self._components(rest, 0.03 * card_w * card_w * 1.4):
+            for piece in self._components(rest, s.rest_piece * card_w * card_w * CARD_ASPECT):
                 if not self.is_glare(piece, card_detail):
                     return []
         return chosen

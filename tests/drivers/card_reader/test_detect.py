@@ -1,6 +1,10 @@
-"""Outline helpers of the detector: snapping a quad's sides to the card's printed edge."""
+"""Outline helpers of the detector: snapping a quad's sides to the card's printed edge; the detector's settings."""
 
 from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
 
 import cv2
 import numpy as np
@@ -8,6 +12,7 @@ import pytest
 
 from drivers.card_reader import CardReader
 from drivers.card_reader.detect import Detector
+from drivers.card_reader.detect_settings import SETTINGS, DetectorSettings
 from drivers.card_reader.quad_fit import REMAP_MAX_ROWS, order_quad, sample_rows, side_steps, snap_quad
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene, random_scene
 
@@ -46,7 +51,7 @@ def test_a_dim_card_is_found_when_the_light_is_split_again(
     scene = random_scene(faces, seed, kind="one")
     reading = reader.identify(scene.image)
     assert reading.status == "ok" and reading.ingredients == scene.ingredients
-    monkeypatch.setattr(Detector, "_split_again", staticmethod(lambda g, pixels: (np.zeros_like(g), 255.0)))
+    monkeypatch.setattr(Detector, "_split_again", staticmethod(lambda g, pixels, settings: (np.zeros_like(g), 255.0)))
     monkeypatch.setattr(reader, "_second_look", lambda *args: None)   # whose keypoints find these cards too
     assert reader.identify(scene.image).status == "empty"
 
@@ -56,7 +61,8 @@ def test_an_empty_shelf_split_again_shows_no_card(faces: dict[str, np.ndarray],
     searched = []
     split_again = Detector._split_again
     monkeypatch.setattr(Detector, "_split_again",
-                        staticmethod(lambda g, pixels: searched.append(pixels.size) or split_again(g, pixels)))
+                        staticmethod(lambda g, pixels, settings: searched.append(pixels.size)
+                                     or split_again(g, pixels, settings)))
     for seed in range(90000, 90060):
         small = cv2.resize(random_scene(faces, seed, kind="empty").image, (320, 240), interpolation=cv2.INTER_AREA)
         before = len(searched)
@@ -81,3 +87,51 @@ def test_sample_rows_matches_opencv_on_any_number_of_rows() -> None:
                                          borderMode=cv2.BORDER_REPLICATE)])
     assert np.allclose(sample_rows(img, points)[:100], expected)
     assert sample_rows(img, points).shape == (REMAP_MAX_ROWS + 10, 5)
+
+
+def _one_card(faces: dict[str, np.ndarray]) -> np.ndarray:
+    """The work image of one card standing half the frame's height."""
+    scene = compose_scene(faces, [Placement("toad", (0.5, 0.5), 23, 0.5)], seed=3, conditions=Conditions())
+    return cv2.resize(scene.image, (320, 240), interpolation=cv2.INTER_AREA)
+
+
+def test_detector_settings_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SETTINGS.min_card_height = 0.1  # type: ignore[misc]
+    with pytest.raises(TypeError, match="settings must be DetectorSettings, not dict"):
+        Detector(settings={"min_card_height": 0.1})  # type: ignore[arg-type]
+
+
+def test_every_detector_setting_has_its_reason() -> None:
+    """Each field has a run of ``#:`` comment lines right above it: the reason for its value."""
+    lines = inspect.getsource(DetectorSettings).splitlines()
+    names = [f.name for f in dataclasses.fields(DetectorSettings)]
+    assert len(names) > 50
+    for name in names:
+        at = [i for i, line in enumerate(lines) if re.match(rf"\s+{name}\s*:", line)]
+        assert len(at) == 1, f"{name}: {len(at)} lines declare it"
+        above = []
+        i = at[0] - 1
+        while i >= 0 and lines[i].strip().startswith("#"):
+            above.append(lines[i].strip())
+            i -= 1
+        assert above, f"{name} has no comment above it"
+        assert all(line.startswith("#:") for line in above), f"{name}: {above[-1]!r} is not a #: reason"
+        assert sum(len(line) for line in above) > 20, f"{name}: its reason is too short to be one"
+
+
+def test_a_card_smaller_than_the_least_card_height_is_not_fitted(faces: dict[str, np.ndarray]) -> None:
+    small = _one_card(faces)
+    assert [c for c in Detector().find(small) if c.fitted]
+    larger = dataclasses.replace(SETTINGS, min_card_height=0.8, max_card_height=1.0)
+    assert not [c for c in Detector(settings=larger).find(small) if c.fitted]
+    assert not [c for c in Detector(min_card_height=0.8, max_card_height=1.0).find(small) if c.fitted]
+
+
+def test_keyword_heights_override_the_settings() -> None:
+    detector = Detector(min_card_height=0.1, max_card_height=0.3)
+    assert detector.settings == dataclasses.replace(SETTINGS, min_card_height=0.1, max_card_height=0.3)
+    assert Detector().settings is SETTINGS
+    own = dataclasses.replace(SETTINGS, edge_min=0.2)
+    assert Detector(settings=own).settings.edge_min == 0.2
+    assert Detector(max_card_height=1.0, settings=own).settings == dataclasses.replace(own, max_card_height=1.0)
