@@ -13,6 +13,7 @@ from dataclasses import dataclass
 #: turns a card's area into its width and back
 CARD_ASPECT = 1.4
 
+
 @dataclass(frozen=True)
 class DetectorSettings:
     """Every number the detector uses, with the reason for its value, grouped by the step that uses
