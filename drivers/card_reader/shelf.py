@@ -123,6 +123,12 @@ class ShelfSettings:
     #: a change beside the cards named is theirs when it lies within this share of a card's width
     #: of one: their contact shadow, a corner the outline cut short
     card_margin: float = 0.12
+    #: changes too small to count alone are one card's parts when they lie within this share of a
+    #: card's width of each other ...
+    scattered: float = 0.5
+    #: ... and fit in this many times a card's long side: a card's parts fit in one card, the
+    #: specks of a patterned shelf spread over it
+    scattered_card: float = 1.2
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -458,17 +464,40 @@ class EmptyShelf:
             under = cv2.dilate(under, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
             mask[under > 0] = 0
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        large = stats[:, cv2.CC_STAT_AREA] >= least
+        large[0] = False
+        pieces = [labels == i for i in np.flatnonzero(large)]
+        pieces += self._scattered(np.isin(labels, np.flatnonzero(~large)) & (labels > 0), width, least)
         regions = []
-        for i in range(1, count):
-            if stats[i, cv2.CC_STAT_AREA] < least:
-                continue
-            region = labels == i
+        for region in pieces:
             if cards and self._finger_on_a_card(region, under, width):
                 continue
             if cards and sharp is not None and self._light_beside_the_cards(region, changes > 0, sharp, width):
                 continue
             regions.append(region)
         return regions
+
+    def _scattered(self, small: np.ndarray, width: float, least: float) -> list[np.ndarray]:
+        """The changes too small to count alone (``small``, a bool mask) that lie within
+        ``scattered`` card widths (``width`` px) of each other, grouped, where a group adds up to
+        ``least`` px and fits in a card (``scattered_card`` of its long side): the parts of one
+        card whose light the shelf's matches in places, or that glare washes out, which the
+        shelf sees apart (class: a card under glare or of the shelf's colours, seen in pieces
+        each under a quarter of a card)."""
+        if not small.any():
+            return []
+        reach = max(3, int(self.settings.scattered * width) | 1)
+        near = cv2.dilate(small.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+        count, groups = cv2.connectedComponents(near)
+        card_long = self.settings.scattered_card * width * self.settings.card_aspect
+        found = []
+        for i in range(1, count):
+            group = small & (groups == i)
+            if np.count_nonzero(group) < least:
+                continue
+            if max(cv2.minAreaRect(cv2.findNonZero(group.astype(np.uint8)))[1]) <= card_long:
+                found.append(group)
+        return found
 
     def parts(self, region: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
         """The parts of a change (``region``, a mask at ``settings.width``) wider than a finger,

@@ -274,6 +274,26 @@ def _mask_of(quads: list[list[tuple[int, int]]], size: tuple[int, int] = (160, 1
     return mask > 0
 
 
+def test_a_card_the_shelf_sees_in_pieces_beside_a_card_named_is_unexplained(faces) -> None:
+    # the class: glare washes a pale card out, or its colours match the shelf's in places, and
+    # the shelf sees it in pieces (its edge, a corner, part of its face), each under a quarter of
+    # a card: alone none counted, and the "ok" stood with the other card. Pieces of one card lie
+    # close and fit in one; specks strung over more than a card are no card's
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(20, 30), (50, 30), (50, 72), (20, 72)]                      # 30 x 42 px at the shelf's width
+    pieces = [[(80, 30), (110, 30), (110, 34), (80, 34)], [(80, 38), (84, 38), (84, 72), (80, 72)],
+              [(96, 58), (108, 58), (108, 70), (96, 70)], [(90, 42), (98, 42), (98, 50), (90, 50)]]
+    least = SETTINGS.least_card * 30 * 42
+    assert all(_mask_of([piece]).sum() < least for piece in pieces)
+    assert _mask_of(pieces).sum() >= least
+    card = np.float32(named) / shelf.scale()
+    boxes = shelf.unexplained(_mask_of([named] + pieces), [card])
+    assert len(boxes) == 1, boxes
+    strung = [[(x, 90), (x + 10, 90), (x + 10, 100), (x, 100)] for x in range(20, 140, 13)]
+    assert _mask_of(strung).sum() >= least
+    assert shelf.unexplained(_mask_of([named] + strung), [card]) == []
+
+
 def test_a_change_splits_into_the_cards_that_met_at_a_corner(faces) -> None:
     # the class: two cards whose changes met at a corner are one change of no card's shape;
     # its parts wider than a finger are the two cards
