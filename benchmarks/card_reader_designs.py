@@ -28,7 +28,7 @@ of the set); *unsure* = readable scenes read ``unsure``; *empty* = empty tables 
 *held back* = scenes that must be ``unsure`` read ``unsure``. ``--shelf``: before each scene the reader
 is given the same table without cards (``DesignScene.empty_shelf``: another light, the camera settled
 by up to 0.7 px, no glare or shadow), as the kit captures it before a game; its capture is not timed. Time: each ``identify`` call on a
-640 x 480 frame, one core (``cv2.setNumThreads(1)``). The textbook ORB + RANSAC matcher
+640 x 480 frame, one core (``cv2.setNumThreads(1)``, and numpy's BLAS in one thread). The textbook ORB + RANSAC matcher
 (benchmarks/textbook_matcher.py) reads the first ``--textbook`` normal scenes in the same run, each
 frame right after the reader, and the ratio of the two means on those frames is printed.
 """
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -46,7 +47,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
+# one core, as issue 15 times it: numpy's BLAS (the shelf's fit of the light) would otherwise work
+# in threads of its own, whose time the CPU clock of this thread does not count
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
