@@ -329,6 +329,16 @@ def test_a_wide_soft_shadow_on_a_smooth_empty_table_is_not_a_change(faces, kind)
 SHADOWS_BESIDE = ((0.64, 0.5, 0.34, 0.4), (0.35, 0.3, 0.34, 0.35))
 
 
+def _card_beside_a_shadow(faces, kind: str, seed: int, spot: tuple[float, float, float, float]):
+    """A card laid at the middle of table ``kind``, the shadow ``spot`` joined to it: the frame,
+    its shelf, the card's quad and the frame compared with the shelf."""
+    placements = [Placement(SHIPPED_FACE_NAMES[seed + 1], (0.45, 0.5), 15.0 * seed, 0.42)]
+    frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed)
+    compared = shelf.compare(frame.image)
+    assert compared is not None
+    return frame, shelf, np.asarray(frame.cards[0][1], np.float32), compared
+
+
 @pytest.mark.parametrize("kind", ("iron", "copper", "cloth"))
 def test_a_shadow_joined_to_a_card_named_is_not_an_unexplained_change(faces, kind) -> None:
     # the class: the shadow's change joins the card's, so the card's outline keeps the whole
@@ -336,11 +346,7 @@ def test_a_shadow_joined_to_a_card_named_is_not_an_unexplained_change(faces, kin
     # nothing sharp inside: light, not a card left out
     left_without_the_rule = 0
     for seed, spot in enumerate(SHADOWS_BESIDE):
-        placements = [Placement(SHIPPED_FACE_NAMES[seed + 1], (0.45, 0.5), 15.0 * seed, 0.42)]
-        frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed)
-        card = np.asarray(frame.cards[0][1], np.float32)
-        compared = shelf.compare(frame.image)
-        assert compared is not None
+        _, shelf, card, compared = _card_beside_a_shadow(faces, kind, seed, spot)
         assert shelf.unexplained(compared.changes, [card], compared.sharp) == [], (kind, spot)
         left_without_the_rule += len(shelf.unexplained(compared.changes, [card]))
     assert left_without_the_rule > 0          # the class is there: the shadow alone is left over
@@ -409,17 +415,14 @@ def test_an_unread_outline_round_a_card_named_and_the_shadow_beside_it_is_the_ca
     # card of unchanged table. A card lying in that shadow keeps such an outline unexplained
     taken_without_the_rule = 0
     for seed, spot in enumerate(SHADOWS_BESIDE):
-        placements = [Placement(SHIPPED_FACE_NAMES[seed + 1], (0.45, 0.5), 15.0 * seed, 0.42)]
-        frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed)
-        card = np.asarray(frame.cards[0][1], np.float32)
-        compared = shelf.compare(frame.image)
-        assert compared is not None
+        frame, shelf, card, compared = _card_beside_a_shadow(faces, kind, seed, spot)
         texture, outline = shelf.texture(frame.image), _outline_towards(card, spot[:2], 0.4)
         unexplained = shelf.unexplained_parts(compared.changes, [card], compared.sharp)
         assert shelf.shows_the_shelf(texture, compared.changes, outline, [card], unexplained), (kind, spot)
         taken_without_the_rule += shelf.shows_the_shelf(texture, compared.changes, outline, [card])
 
-        placements.insert(0, Placement(SHIPPED_FACE_NAMES[seed + 3], (0.62, 0.5), -20.0 + 10 * seed, 0.42))
+        placements = [Placement(SHIPPED_FACE_NAMES[seed + 3], (0.62, 0.5), -20.0 + 10 * seed, 0.42),
+                      Placement(SHIPPED_FACE_NAMES[seed + 1], (0.45, 0.5), 15.0 * seed, 0.42)]
         frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, shadow=spot), seed=seed + 1)
         named, other = (np.asarray(c[1], np.float32) for c in frame.cards[::-1])
         compared = shelf.compare(frame.image)
