@@ -7,7 +7,7 @@ measurement, its comment says what it does and that it was set by tuning on deve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 #: a card's long side over its short side (the shipped faces are 250 x 350, as ``scenes.CARD_ASPECT``):
 #: turns a card's area into its width and back
@@ -313,6 +313,22 @@ class DetectorSettings:
     #: ... when it is at least this many times as long as it is wide (set by tuning on development
     #: scenes; no measurement recorded)
     finger_long: float = 3.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            numbers = value if isinstance(value, tuple) else (value,)
+            if not numbers or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in numbers):
+                raise TypeError(f"DetectorSettings.{f.name} must be a number or a tuple of numbers, not {value!r}")
+            if any(v <= 0 for v in numbers):
+                raise ValueError(f"DetectorSettings.{f.name} must be positive, not {value!r}")
+        for name in ("aspect", "detail_band", "pair_aspect_slack", "pair_height_slack"):
+            low, high = getattr(self, name)
+            if low >= high:
+                raise ValueError(f"DetectorSettings.{name} must run from low to high, not {(low, high)!r}")
+        if self.min_card_height >= self.max_card_height:
+            raise ValueError(f"DetectorSettings.min_card_height ({self.min_card_height!r}) must be under "
+                             f"max_card_height ({self.max_card_height!r})")
 
 
 SETTINGS = DetectorSettings()

@@ -102,6 +102,20 @@ def test_detector_settings_are_frozen() -> None:
         Detector(settings={"min_card_height": 0.1})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("change", "error"), (
+    ({"opening": 0}, ValueError), ({"least_fill": -0.8}, ValueError), ({"notch_depth": "0.05"}, TypeError),
+    ({"refill_least": True}, TypeError), ({"aspect": (1.8, 1.1)}, ValueError), ({"peak_levels": ()}, TypeError),
+    ({"min_card_height": 0.8}, ValueError)))
+def test_a_bad_detector_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=f"DetectorSettings.{next(iter(change))}"):
+        dataclasses.replace(SETTINGS, **change)
+
+
+def test_a_least_card_height_over_the_largest_is_refused_as_a_keyword_too() -> None:
+    with pytest.raises(ValueError, match="DetectorSettings.min_card_height"):
+        Detector(min_card_height=0.8)
+
+
 def test_every_detector_setting_has_its_reason() -> None:
     """Each field has a run of ``#:`` comment lines right above it: the reason for its value."""
     lines = inspect.getsource(DetectorSettings).splitlines()
