@@ -467,7 +467,7 @@ class EmptyShelf:
         large = stats[:, cv2.CC_STAT_AREA] >= least
         large[0] = False
         pieces = [labels == i for i in np.flatnonzero(large)]
-        pieces += self._scattered(np.isin(labels, np.flatnonzero(~large)) & (labels > 0), width, least)
+        pieces += self._scattered((labels > 0) & ~large[labels], width, least)
         regions = []
         for region in pieces:
             if cards and self._finger_on_a_card(region, under, width):
