@@ -1,18 +1,19 @@
 """Card reader benchmark over card designs, leaving one design out (issue 15 point 4).
 
     .venv/bin/python benchmarks/card_reader_designs.py [--scenes N] [--hard M] [--seed S]
-        [--designs a,b,...] [--textbook K] [--tolerance T]
+        [--designs a,b,...] [--textbook K] [--tuning N] [--tolerance T] [--kind K] [--without-back] [--shelf]
     ./dev bench card_reader_designs --scenes 200 --hard 100          # a quick look (minutes)
     ./dev bench card_reader_designs                                  # the full run (3000 + 1000 a design)
     ./dev bench card_reader_designs --shelf                          # the kit with its empty shelf captured
 
-For each design D of ``drivers.card_reader.designs.DESIGN_NAMES`` in turn: whatever the reader can
-tune is tuned on scenes of the *other* designs only, D's faces and back are enrolled from their
-straight scans (``--without-back``: the faces only), and the figures printed are those of D's
-scenes, which the tuning never saw. If the card reader package exports ``fit_settings(examples)``
-(``examples``: a list of ``(references, frame, scene)`` of the other designs, ``scene`` a
-``designs.DesignScene`` with the truth) it is called and its result passed as
-``CardReader(refs, settings=...)``; without it, the shipped settings are used and the report says so.
+For each design D of ``drivers.card_reader.designs.DESIGN_NAMES`` in turn: D's faces and back are
+enrolled from their straight scans (``--without-back``: the faces only), and the figures printed are
+those of D's scenes. What the benchmark fits, it fits on the *other* designs only: the verification's
+probability of being right in each band of a card's lead (``VerifySettings.band_right``) is counted
+on the verdicts of ``--tuning`` scenes of each other design (``calibrate.lead_examples``); the
+cards D's ``ok`` readings name are then counted by the confidence they carry against the share of
+them named right. The reader's other settings are the shipped ones (tuned on development scenes
+of every design, never on a benchmark's seeds).
 
 Two sets per design, each scene's kind, background and conditions drawn from its seed:
 * normal (``--scenes``, seeds S, S+1, ...): issue 3's conditions (35-60 % of the frame height,
@@ -27,10 +28,13 @@ Figures: *read right* = readable scenes read ``ok`` with exactly their cards (ea
 of the set); *unsure* = readable scenes read ``unsure``; *empty* = empty tables read ``empty``;
 *held back* = scenes that must be ``unsure`` read ``unsure``. ``--shelf``: before each scene the reader
 is given the same table without cards (``DesignScene.empty_shelf``: another light, the camera settled
-by up to 0.7 px, no glare or shadow), as the kit captures it before a game; its capture is not timed. Time: each ``identify`` call on a
-640 x 480 frame, one core (``cv2.setNumThreads(1)``, and numpy's BLAS in one thread). The textbook ORB + RANSAC matcher
-(benchmarks/textbook_matcher.py) reads the first ``--textbook`` normal scenes in the same run, each
-frame right after the reader, and the ratio of the two means on those frames is printed.
+by up to 0.7 px, no glare or shadow), as the kit captures it before a game; its capture is not
+timed. *Cards named by confidence*: every card of the ``ok`` readings, by the band of the confidence
+it carries, and the share of them lying where they are named. Time: each ``identify`` call on a
+640 x 480 frame, one core (``cv2.setNumThreads(1)``, and numpy's BLAS in one thread). The textbook
+ORB + RANSAC matcher (benchmarks/textbook_matcher.py) reads the first ``--textbook`` normal scenes in
+the same run, each frame right after the reader, and the ratio of the two means on those frames is
+printed.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,8 +61,8 @@ import cv2  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import drivers.card_reader as card_reader  # noqa: E402
 from drivers.card_reader import CardReader, enroll  # noqa: E402
+from drivers.card_reader.calibrate import LeadExample, fitted, lead_examples  # noqa: E402
 from drivers.card_reader.shelf import EmptyShelf  # noqa: E402
 from drivers.card_reader.designs import (  # noqa: E402
     DESIGN_NAMES,
@@ -69,6 +73,7 @@ from drivers.card_reader.designs import (  # noqa: E402
     DesignScene,
     design_scene,
     judge,
+    lies_at,
     make_design,
 )
 from textbook_matcher import TextbookMatcher  # noqa: E402
@@ -82,8 +87,10 @@ TARGET_MS = 25.0               # mean per 640 x 480 frame, one core
 TARGET_RATIO = 5.0             # times faster than the textbook matcher
 #: the hard set's seeds start this far above the normal set's, so the two never share a seed
 HARD_SEED_OFFSET = 10_000_000
-#: scenes of each other design handed to a fit_settings hook
-TUNING_SCENES = 300
+#: the scenes the probability of being right is counted on start this far above the normal set's
+TUNING_SEED_OFFSET = 20_000_000
+#: the bands of the confidence a card named carries, for the share of them named right
+CONFIDENCE_BANDS = (0.5, 0.9, 0.99)
 
 
 @dataclass
@@ -94,6 +101,8 @@ class SetFigures:
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     wrong_examples: list[str] = field(default_factory=list)
+    #: every card an ``ok`` reading names: its confidence, and whether it lies there
+    named: list[tuple[float, bool]] = field(default_factory=list)
 
     def add(self, scene: DesignScene, outcome: str, reason: str, ms: tuple[float, float]) -> None:
         self.outcomes[(scene.kind, outcome)] += 1
@@ -116,22 +125,30 @@ def pct(a: int, b: int) -> float:
     return 100.0 * a / b if b else float("nan")
 
 
-def make_reader(refs: Any, others: Sequence[str], args: argparse.Namespace) -> tuple[Any, str]:
-    """The reader for the design left out, tuned on the other designs if the reader can be tuned."""
-    fit: Callable[..., Any] | None = getattr(card_reader, "fit_settings", None)
-    if fit is None:
-        return CardReader(refs, tolerance=args.tolerance), (
-            "shipped settings: the card reader has no fit_settings hook, nothing was tuned")
-    examples = []
-    for name in others:
+def tuning_examples(args: argparse.Namespace) -> dict[str, list[LeadExample]]:
+    """For each design, the verdicts of its ``--tuning`` scenes (every fourth a hard one; seeds S +
+    20,000,000 ...), which the designs left out in turn count their probabilities of being right on."""
+    found = {}
+    for name in DESIGN_NAMES:
         design = make_design(name, args.design_seed)
-        other_refs = enroll(dict(design.faces), None if args.without_back else design.back)
-        for i in range(TUNING_SCENES):
-            scene = design_scene(design, args.seed + 20_000_000 + i, hard=i % 4 == 3)
-            examples.append((other_refs, scene.image, scene))
-    settings = fit(examples)
-    return CardReader(refs, tolerance=args.tolerance, settings=settings), (
-        f"settings fitted by fit_settings on {len(examples)} scenes of {', '.join(others)}")
+        refs = enroll(dict(design.faces), None if args.without_back else design.back)
+        scenes = [design_scene(design, args.seed + TUNING_SEED_OFFSET + i, hard=i % 4 == 3)
+                  for i in range(args.tuning)]
+        found[name] = lead_examples(refs, scenes, args.shelf)
+    return found
+
+
+def make_reader(refs: Any, left_out: str, tuning: dict[str, list[LeadExample]],
+                args: argparse.Namespace) -> tuple[CardReader, str]:
+    """The reader for the design left out, its probability of being right counted on the others."""
+    if not tuning:
+        return CardReader(refs, tolerance=args.tolerance), "shipped settings: nothing counted (--tuning 0)"
+    others = [e for name, found in tuning.items() if name != left_out for e in found]
+    verify = fitted(others)
+    bands = ", ".join(f"{p:.3f}" for p in verify.band_right)
+    return CardReader(refs, tolerance=args.tolerance, verify=verify), (
+        f"probability of being right by lead band ({bands}), counted on {len(others)} verdicts "
+        f"({sum(not r for _, r in others)} wrong) of {args.tuning} scenes each of the other designs")
 
 
 def timed(reader: Any, scene: DesignScene) -> tuple[Any, tuple[float, float]]:
@@ -155,6 +172,9 @@ def read_set(reader: Any, design_name: str, seeds: range, hard: bool, args: argp
         reading, ms = timed(reader, scene)
         verdict = judge(scene, reading)
         mine.add(scene, verdict.outcome, verdict.reason, ms)
+        if reading.status == "ok":
+            mine.named += [(c.confidence, any(lies_at(t, str(c.ingredient), c.quad) for t in scene.cards))
+                           for c in reading.cards if c.ingredient is not None]
         if textbook is not None and theirs.n < textbook_count and scene.size == (640, 480):
             their_reading, their_ms = timed(textbook, scene)
             their_verdict = judge(scene, their_reading)
@@ -185,7 +205,19 @@ def set_lines(label: str, f: SetFigures, right_target: float, wrong_target: str)
             for k in dict.fromkeys(k for k, _ in sorted(f.outcomes))),
     ]
     lines += [f"    wrong: {w}" for w in f.wrong_examples]
+    lines.append(confidence_line(f.named))
     return lines
+
+
+def confidence_line(named: list[tuple[float, bool]]) -> str:
+    """The cards named by their confidence's band: how many, and the share of them named right."""
+    edges = (0.0,) + CONFIDENCE_BANDS + (1.0,)
+    parts = []
+    for low, high in zip(edges, edges[1:]):
+        cards = [right for confidence, right in named if low <= confidence < high or confidence == high == 1.0]
+        share = f" ({pct(sum(cards), len(cards)):.2f} % right)" if cards else ""
+        parts.append(f"{low:g}-{high:g}: {len(cards)}{share}")
+    return "    cards named by confidence: " + "; ".join(parts)
 
 
 def time_line(label: str, times: list[float], cpu: list[float]) -> str:
@@ -211,6 +243,9 @@ def main(argv: list[str]) -> int:
                    help="every scene of both sets of this kind (one failure class at a time)")
     p.add_argument("--without-back", action="store_true",
                    help="enrol the faces only, as a kit whose card back was never enrolled reads")
+    p.add_argument("--tuning", type=int, default=150,
+                   help="scenes of each design the others count their probability of being right on "
+                        "(default 150; 0: the shipped probabilities)")
     p.add_argument("--shelf", action="store_true",
                    help="give the reader each scene's table without cards, as the kit captures it before a game")
     args = p.parse_args(argv)
@@ -218,21 +253,21 @@ def main(argv: list[str]) -> int:
     unknown = [d for d in designs if d not in DESIGN_NAMES]
     if unknown:
         p.error(f"unknown design(s) {unknown}; expected some of {DESIGN_NAMES}")
-    if args.scenes < 1 or args.hard < 0 or args.textbook < 0:
-        p.error("--scenes must be at least 1, --hard and --textbook at least 0")
+    if args.scenes < 1 or args.hard < 0 or args.textbook < 0 or args.tuning < 0:
+        p.error("--scenes must be at least 1, --hard, --textbook and --tuning at least 0")
     cv2.setNumThreads(1)
     print(f"card reader, one design left out at a time: {args.scenes} normal + {args.hard} hard scenes a design, "
           f"seeds from {args.seed}, designs seed {args.design_seed}, tolerance {args.tolerance}, "
           f"OpenCV {cv2.__version__}, 1 thread"
           + (", the empty shelf captured before each scene" if args.shelf else ", no empty shelf captured"))
+    tuning = tuning_examples(args) if args.tuning else {}
     summary = []
     for name in designs:
-        others = [d for d in DESIGN_NAMES if d != name]
         design = make_design(name, args.design_seed)
         t = time.perf_counter()
         refs = enroll(dict(design.faces), None if args.without_back else design.back)
         enrol_ms = (time.perf_counter() - t) * 1000
-        reader, how = make_reader(refs, others, args)
+        reader, how = make_reader(refs, name, tuning, args)
         textbook = TextbookMatcher(design.faces)
         what = "8 faces" if args.without_back else "8 faces and the back"
         print(f"\n== left out: {name} ==  ({how}; enrolment of {what} {enrol_ms:.0f} ms)")

@@ -582,6 +582,13 @@ def _inside_share(quad: np.ndarray, size: tuple[int, int]) -> float:
     return float(area) / max(1e-6, float(cv2.contourArea(quad.astype(np.float32))))
 
 
+def lies_at(truth: CardTruth, ingredient: str, quad: object) -> bool:
+    """Whether ``truth`` is a face-up card of ``ingredient`` whose outline holds the centre of ``quad``."""
+    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
+    return truth.face_up and truth.ingredient == ingredient and cv2.pointPolygonTest(
+        np.asarray(truth.quad, np.float32), tuple(map(float, centre)), False) >= 0
+
+
 def _names_every_card(scene: DesignScene, reading: _Reading) -> str:
     """"" if an ``ok`` reading names every card in view, each at its place; else what is wrong."""
     truths = list(scene.cards)
@@ -592,10 +599,7 @@ def _names_every_card(scene: DesignScene, reading: _Reading) -> str:
         return f"ok with {len(named)} cards, {len(truths)} in view"
     free = list(range(len(truths)))
     for card in named:
-        centre = np.asarray(card.quad, np.float64).reshape(4, 2).mean(axis=0)
-        match = next((i for i in free if truths[i].face_up and truths[i].ingredient == card.ingredient
-                      and cv2.pointPolygonTest(np.asarray(truths[i].quad, np.float32), tuple(map(float, centre)),
-                                               False) >= 0), None)
+        match = next((i for i in free if lies_at(truths[i], str(card.ingredient), card.quad)), None)
         if match is None:
             return f"{card.ingredient} read where no such card lies"
         free.remove(match)

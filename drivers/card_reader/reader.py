@@ -30,7 +30,7 @@ from .count import unaccounted
 from .reading import CardSighting, FrameReading, sighting
 from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, work_image
 from .verify import SETTINGS as VERIFY_SETTINGS
-from .verify import VerifySettings, verify_card
+from .verify import Verdict, VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
                    smaller_than_usual, usual_size)
@@ -321,8 +321,7 @@ class CardReader:
             if card.ingredient is None:
                 cards.append(card)
                 continue
-            verdict = verify_card(frame, np.asarray(card.quad, np.float32), card.ingredient, self._fine,
-                                  self.verify_settings)
+            verdict = self.verdict(frame, np.asarray(card.quad, np.float32), card.ingredient)
             if verdict.passed:
                 cards.append(CardSighting(card.ingredient, card.quad, min(card.confidence, verdict.probability)))
             else:
@@ -330,6 +329,10 @@ class CardReader:
                 cards.append(CardSighting(None, card.quad, verdict.probability))
                 status = "unsure"
         return FrameReading(status, cards)
+
+    def verdict(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> Verdict:
+        """``verify.verify_card`` of the card named ``ingredient`` at ``quad`` (frame px) in ``frame``."""
+        return verify_card(frame, quad, ingredient, self._fine, self.verify_settings)
 
     def _read_outlines(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
         """Read the work image ``small`` (``frame`` scaled by ``scale``, maybe with cards painted out)

@@ -135,13 +135,14 @@ def test_geometry_helpers() -> None:
     assert all_round[0] == pytest.approx([-12.5, -17.5]) and all_round[2] == pytest.approx([112.5, 157.5])
 
 
-def test_the_probability_rises_with_the_lead_and_is_fitted_to_known_readings() -> None:
-    assert lead_probability(-0.1) < 0.01 < lead_probability(0.06) < 0.99 < lead_probability(0.3)
-    rng = np.random.default_rng(1)
-    leads = np.concatenate([rng.normal(0.35, 0.1, 300), rng.normal(-0.05, 0.05, 60)])
-    right = [True] * 300 + [False] * 60
-    centre, width = fit_lead_probability(leads, right)
-    assert 0.0 < centre < 0.2 and width <= 0.1
+def test_the_probability_is_its_bands_and_is_counted_from_known_readings() -> None:
+    bands = (0.0, 0.1)
+    right = [True] * 9 + [False] + [True] * 3 + [False] * 3
+    leads = [0.3] * 10 + [-0.05] * 6
+    counted = fit_lead_probability(leads, right, bands)
+    assert counted == pytest.approx(((3 + 1) / (6 + 2), (3 + 1) / (6 + 2), (9 + 1) / (10 + 2)))
+    settings = dataclasses.replace(SETTINGS, lead_bands=bands, band_right=counted)
+    assert lead_probability(-0.05, settings) < lead_probability(0.1, settings) == counted[2]
     with pytest.raises(ValueError, match="truths"):
         fit_lead_probability([0.1, 0.2], [True])
 
