@@ -31,6 +31,7 @@ import numpy as np
 
 from .fine_look import FineMatcher
 from .keypoints import MAX_SKEW, skewed
+from .settings_check import check_settings
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,10 @@ class VerifySettings:
     #: ``fit_lead_probability`` on readings of the shipped design (see docs/card_reader.md)
     lead_centre: float = 0.06
     lead_width: float = 0.03
+
+    def __post_init__(self) -> None:
+        # a lead is a difference of correlations, and the logistic's centre lies anywhere on it
+        check_settings(self, signed=("min_lead", "lead_centre"), ordered=("aspect",))
 
 
 SETTINGS = VerifySettings()
