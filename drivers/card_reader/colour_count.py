@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from .keypoints import quad_area
+from .settings_check import check_settings
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,11 @@ class ColourCountSettings:
     #: ... or a face (the thumbnail matcher's score) at least this well: the dropped cards gave
     #: 0.75-0.96 (two more where the layout was hidden), the shelf patches 0.18-0.69
     face_level: float = 0.7
+
+    def __post_init__(self) -> None:
+        # ``gap`` is a Gaussian kernel (OpenCV takes odd sizes only); ``likelier`` a share of the
+        # likelihood, 0..1: above 1 no pixel could ever hold the frame's colour
+        check_settings(self, odd=("gap",), at_most={"likelier": 1})
 
 
 SETTINGS = ColourCountSettings()

@@ -22,6 +22,7 @@ from .detect import Detector
 from .fine_look import FineMatcher
 from .keypoints import quad_area, shared_area
 from .second_look import paint_out
+from .settings_check import check_settings
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import side_ratio
 
@@ -47,6 +48,9 @@ class CountSettings:
     face_level: float = 0.3
     #: an outline sharing more than this of its area with a named card is that card again
     shared: float = 0.3
+
+    def __post_init__(self) -> None:
+        check_settings(self, ordered=("size",))
 
 
 SETTINGS = CountSettings()

@@ -442,7 +442,6 @@ def table_background(kind: str, size: tuple[int, int] = (640, 480), seed: int = 
     if kind == "striped_wood":
         # planks with strong, wavy grain stripes and dark seams; light oak to dark walnut
         angle = math.radians(float(rng.uniform(0, 180)))
-        along = xx * math.cos(angle) + yy * math.sin(angle)
         across = -xx * math.sin(angle) + yy * math.cos(angle)
         plank = float(rng.uniform(0.18, 0.35)) * height
         warp = 18 * _smooth_noise(rng, height, width, 3) + 4 * _smooth_noise(rng, height, width, 12)
@@ -460,7 +459,6 @@ def table_background(kind: str, size: tuple[int, int] = (640, 480), seed: int = 
             c = (int(rng.integers(width)), int(rng.integers(height)))
             cv2.ellipse(tex, c, (int(rng.integers(6, 16)), int(rng.integers(3, 8))), math.degrees(angle), 0, 360,
                         tuple(float(v) * 0.4 for v in tone), -1, cv2.LINE_AA)
-        del along
     elif kind == "stone":
         # flagstones: Voronoi cells in greys and ochres, dark mortar between them
         n = int(rng.integers(6, 16))

@@ -7,7 +7,9 @@ measurement, its comment says what it does and that it was set by tuning on deve
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+
+from .settings_check import check_settings
 
 #: a card's long side over its short side (the shipped faces are 250 x 350, as ``scenes.CARD_ASPECT``):
 #: turns a card's area into its width and back
@@ -315,20 +317,11 @@ class DetectorSettings:
     finger_long: float = 3.0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            numbers = value if isinstance(value, tuple) else (value,)
-            if not numbers or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in numbers):
-                raise TypeError(f"DetectorSettings.{f.name} must be a number or a tuple of numbers, not {value!r}")
-            if any(v <= 0 for v in numbers):
-                raise ValueError(f"DetectorSettings.{f.name} must be positive, not {value!r}")
-        for name in ("aspect", "detail_band", "pair_aspect_slack", "pair_height_slack"):
-            low, high = getattr(self, name)
-            if low >= high:
-                raise ValueError(f"DetectorSettings.{name} must run from low to high, not {(low, high)!r}")
-        if self.min_card_height >= self.max_card_height:
-            raise ValueError(f"DetectorSettings.min_card_height ({self.min_card_height!r}) must be under "
-                             f"max_card_height ({self.max_card_height!r})")
+        check_settings(self, ordered=("aspect", "detail_band", "pair_aspect_slack", "pair_height_slack"),
+                       odd=("light_blur", "edge_blur"),          # Gaussian kernels: OpenCV takes odd sizes only
+                       # percentiles of 0..100 (``detect._percentile_u8`` is ``np.percentile``, which refuses more)
+                       at_most={"top_percentile": 100, "glare_percentile": 100},
+                       under=(("min_card_height", "max_card_height"),))
 
 
 SETTINGS = DetectorSettings()

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from .fine_look import FineMatcher
+from .settings_check import check_settings
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class EnrolmentSettings:
     #: a face or back whose grey detail (standard deviation, grey levels) is below this is blank: a
     #: plain photo or shelf (the five benchmark designs' backs measure 21-89)
     blank: float = 12.0
+
+    def __post_init__(self) -> None:
+        check_settings(self)
 
 
 SETTINGS = EnrolmentSettings()

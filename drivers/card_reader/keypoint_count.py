@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .keypoints import KeypointIndex, quad_area, shared_area
+from .settings_check import check_settings
 
 #: the back's key in the keypoint index: no face name can be it (face names are non-empty and
 #: printable; this one starts with a NUL)
@@ -47,6 +48,9 @@ class KeypointCountSettings:
     #: ... up to this gain per tile (CLAHE's clip limit): enough for a back at half the light,
     #: little enough that the shelf's grain does not become corners
     contrast_gain: float = 2.0
+
+    def __post_init__(self) -> None:
+        check_settings(self)
 
 
 SETTINGS = KeypointCountSettings()

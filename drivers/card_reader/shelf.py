@@ -14,7 +14,7 @@ outline the stages could not read is only the shelf's texture.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import cv2
@@ -23,6 +23,7 @@ import numpy as np
 from .keypoints import quad_area, shared_area
 from .references import check_frame
 from .second_look import THIN, finger_bands
+from .settings_check import check_settings
 
 
 @dataclass(frozen=True)
@@ -131,10 +132,7 @@ class ShelfSettings:
     scattered_card: float = 1.2
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise TypeError(f"ShelfSettings.{f.name} must be a positive number, not {value!r}")
+        check_settings(self, at_most={"fit_share": 1})     # a quantile: ``np.quantile`` refuses more than 1
 
 
 SETTINGS = ShelfSettings()

@@ -32,6 +32,7 @@ import numpy as np
 
 from .fine_look import FineMatcher
 from .keypoints import MAX_SKEW, skewed
+from .settings_check import check_settings
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ class VerifySettings:
     #: (``./dev bench card_reader_calibrate --scenes 150 --seed 7400000 --shelf``): each band is
     #: only as sure as its count of right verdicts makes it (2, 16, 20, 31, 61 and 746)
     band_right: tuple[float, ...] = (0.75, 0.9444, 0.9545, 0.9697, 0.9841, 0.9987)
+
+    def __post_init__(self) -> None:
+        # a lead is a difference of correlations, and the logistic's centre lies anywhere on it
+        check_settings(self, signed=("min_lead", "lead_centre"), ordered=("aspect",))
 
 
 SETTINGS = VerifySettings()

@@ -22,6 +22,7 @@ import numpy as np
 
 from .detect import Detector
 from .keypoints import quad_area, shared_area
+from .settings_check import check_settings
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,13 @@ class ZoomSettings:
     #: this many times it (a card turned 45 degrees: (1 + 1/1.4) / sqrt(2) = 1.21): edges of other
     #: sizes are passed over before their shape is looked at
     edge_box: float = 1.25
+
+    def __post_init__(self) -> None:
+        # ``edge_levels`` is no range: Canny takes its two levels either way round. A cut-out is cut
+        # for its card to stand at most ``card_share`` of it and dropped below ``least_share``: with
+        # ``least_share`` over ``card_share`` every cut-out would be dropped, at it nearly every one
+        check_settings(self, ordered=("card_height", "usual_card", "large_card", "count_sizes", "edge_aspect"),
+                       under=(("least_share", "card_share"),))
 
 
 SETTINGS = ZoomSettings()

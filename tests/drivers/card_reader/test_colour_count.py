@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll
-from drivers.card_reader.colour_count import (SETTINGS, colour_twins, frame_coloured_regions, frame_likeness,
-                                              frame_samples)
+from drivers.card_reader.colour_count import (SETTINGS, ColourCountSettings, colour_twins, frame_coloured_regions,
+                                              frame_likeness, frame_samples)
 from drivers.card_reader.quad_fit import order_quad
 from drivers.card_reader.keypoints import quad_area
 from drivers.card_reader.thumbnails import THUMB_H, THUMB_W, WORK_H, WorkImage
@@ -94,3 +94,16 @@ def test_only_card_sized_regions_no_longer_than_a_cut_card_are_kept() -> None:
 def test_colour_count_settings_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         SETTINGS.layout_level = 0.0  # type: ignore[misc]
+
+
+def test_the_colour_count_settings_defaults_pass_their_checks() -> None:
+    assert ColourCountSettings() == SETTINGS
+
+
+@pytest.mark.parametrize(("change", "error"), (
+    ({"likelier": "0.55"}, TypeError), ({"grown": True}, TypeError), ({"gap": 5.0}, TypeError),
+    ({"bins": (30.0, 32)}, TypeError), ({"bins": (30,)}, TypeError), ({"least_area": 0}, ValueError),
+    ({"most_elongated": -2.3}, ValueError), ({"gap": 4}, ValueError), ({"likelier": 1.2}, ValueError)))
+def test_a_bad_colour_count_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=rf"^ColourCountSettings\.{next(iter(change))} "):
+        dataclasses.replace(SETTINGS, **change)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll
-from drivers.card_reader.count import SETTINGS, flattened, unaccounted
+from drivers.card_reader.count import SETTINGS, CountSettings, flattened, unaccounted
 from drivers.card_reader.detect import Detector
 from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.scenes import Placement, compose_scene
@@ -79,3 +79,16 @@ def test_flattening_lifts_a_card_in_shadow_above_the_shelf_in_light() -> None:
 def test_count_settings_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         SETTINGS.face_level = 0.0  # type: ignore[misc]
+
+
+def test_the_count_settings_defaults_pass_their_checks() -> None:
+    assert CountSettings() == SETTINGS
+
+
+@pytest.mark.parametrize(("change", "error"), (
+    ({"light_scale": "0.6"}, TypeError), ({"darkest": True}, TypeError), ({"size": (0.55,)}, TypeError),
+    ({"shelf_level": 0}, ValueError), ({"face_level": -0.3}, ValueError), ({"shared": float("nan")}, ValueError),
+    ({"size": (1.8, 0.55)}, ValueError)))
+def test_a_bad_count_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=rf"^CountSettings\.{next(iter(change))} "):
+        dataclasses.replace(SETTINGS, **change)

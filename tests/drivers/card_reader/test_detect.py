@@ -105,7 +105,8 @@ def test_detector_settings_are_frozen() -> None:
 @pytest.mark.parametrize(("change", "error"), (
     ({"opening": 0}, ValueError), ({"least_fill": -0.8}, ValueError), ({"notch_depth": "0.05"}, TypeError),
     ({"refill_least": True}, TypeError), ({"aspect": (1.8, 1.1)}, ValueError), ({"peak_levels": ()}, TypeError),
-    ({"min_card_height": 0.8}, ValueError)))
+    ({"min_card_height": 0.8}, ValueError), ({"light_blur": 3.0}, TypeError), ({"edge_blur": 4}, ValueError),
+    ({"top_percentile": 100.5}, ValueError), ({"finger_long": float("nan")}, ValueError)))
 def test_a_bad_detector_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error, match=f"DetectorSettings.{next(iter(change))}"):
         dataclasses.replace(SETTINGS, **change)

@@ -3,12 +3,14 @@ captured back looks like a face or shows nothing."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from drivers.card_reader import enroll
 from drivers.card_reader.designs import DESIGN_NAMES, make_design
-from drivers.card_reader.enrolment import alike_faces, back_warnings, upright_faces
+from drivers.card_reader.enrolment import SETTINGS, EnrolmentSettings, alike_faces, back_warnings, upright_faces
 from tests.drivers.card_reader.ribbon_design import ribbon_faces
 
 
@@ -73,3 +75,15 @@ def test_a_blank_back_is_warned_about_and_still_enrolled(faces) -> None:
     refs = enroll(faces, blank)
     assert refs.back is not None
     assert any("back shows almost no detail" in w for w in refs.warnings)
+
+
+def test_the_enrolment_settings_defaults_pass_their_checks() -> None:
+    assert EnrolmentSettings() == SETTINGS
+
+
+@pytest.mark.parametrize(("change", "error"), (
+    ({"turned_by": "0.15"}, TypeError), ({"alike": True}, TypeError), ({"layout_size": 30}, TypeError),
+    ({"layout_size": (30.0, 42)}, TypeError), ({"blank": -12.0}, ValueError), ({"layout_size": (30, 0)}, ValueError)))
+def test_a_bad_enrolment_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=rf"^EnrolmentSettings\.{next(iter(change))} "):
+        dataclasses.replace(SETTINGS, **change)

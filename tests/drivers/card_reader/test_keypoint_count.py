@@ -4,6 +4,7 @@ the back survives the reference file."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader, ReferenceFileError, References, enroll, load_references
-from drivers.card_reader.keypoint_count import KeypointCount
+from drivers.card_reader.keypoint_count import SETTINGS, KeypointCount, KeypointCountSettings
 from drivers.card_reader.designs import CardDesign, DesignScene, design_scene, judge, make_design
 from drivers.card_reader.keypoints import quad_area, shared_area
 from drivers.card_reader.references import FACE_H, FACE_W
@@ -148,3 +149,15 @@ def test_a_card_face_down_alone_is_told_once_the_back_is_enrolled(designs: dict[
     assert not any(faces_only.identify(scene.image).face_down for scene in alone)
     for seed in range(FIRST_SEED, FIRST_SEED + 4):
         assert with_back.identify(design_scene(design, seed, kind="empty").image).status != "ok"
+
+
+def test_the_keypoint_count_settings_defaults_pass_their_checks() -> None:
+    assert KeypointCountSettings() == SETTINGS
+
+
+@pytest.mark.parametrize(("change", "error"), (
+    ({"features": 1000.0}, TypeError), ({"contrast_tiles": 8.5}, TypeError), ({"shared": True}, TypeError),
+    ({"contrast_gain": "2"}, TypeError), ({"features": 0}, ValueError), ({"contrast_gain": -2.0}, ValueError)))
+def test_a_bad_keypoint_count_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=rf"^KeypointCountSettings\.{next(iter(change))} "):
+        dataclasses.replace(SETTINGS, **change)

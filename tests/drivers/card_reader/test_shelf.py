@@ -76,8 +76,12 @@ def test_a_frame_of_another_size_cannot_be_compared(faces) -> None:
 def test_a_bad_capture_or_setting_is_refused_by_name() -> None:
     with pytest.raises(ValueError):
         EmptyShelf(np.zeros((480, 640), np.float32))
-    with pytest.raises(TypeError, match="ShelfSettings.change"):
+    with pytest.raises(ValueError, match="ShelfSettings.change"):
         dataclasses.replace(SETTINGS, change=0)
+    with pytest.raises(TypeError, match="ShelfSettings.width"):
+        dataclasses.replace(SETTINGS, width=160.0)
+    with pytest.raises(ValueError, match="ShelfSettings.fit_share"):
+        dataclasses.replace(SETTINGS, fit_share=1.5)
     with pytest.raises(TypeError, match="ShelfSettings"):
         EmptyShelf(np.zeros((480, 640, 3), np.uint8), settings={"change": 0.2})   # type: ignore[arg-type]
     assert isinstance(SETTINGS, ShelfSettings)

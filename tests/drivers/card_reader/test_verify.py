@@ -153,3 +153,17 @@ def test_settings_are_one_frozen_object() -> None:
     with pytest.raises(TypeError, match="VerifySettings"):
         CardReader(enroll(ribbon_faces()), verify={"min_lead": 0.0})  # type: ignore[arg-type]
     assert isinstance(VerifySettings(), VerifySettings)
+
+
+def test_the_verify_settings_defaults_pass_their_checks_and_a_lead_may_be_negative() -> None:
+    assert VerifySettings() == SETTINGS
+    assert dataclasses.replace(SETTINGS, min_lead=-0.3, lead_centre=-0.2).lead_centre == -0.2
+
+
+@pytest.mark.parametrize(("change", "error"), (
+    ({"min_own": "0.15"}, TypeError), ({"max_skew": True}, TypeError), ({"min_lead": "-0.1"}, TypeError),
+    ({"aspect": 1.4}, TypeError), ({"lead_width": 0}, ValueError), ({"grow": -0.47}, ValueError),
+    ({"lead_centre": float("inf")}, ValueError), ({"aspect": (1.8, 1.15)}, ValueError)))
+def test_a_bad_verify_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=rf"^VerifySettings\.{next(iter(change))} "):
+        dataclasses.replace(SETTINGS, **change)

@@ -13,8 +13,8 @@ from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, CardSighting, Fr
 from drivers.card_reader.designs import BACKGROUND_KINDS, table_background
 from drivers.card_reader.thumbnails import WORK_H, work_image
 from drivers.card_reader.scenes import Placement, compose_scene
-from drivers.card_reader.zoom import (SETTINGS, CutOut, covered, cut_out, edge_outlines, larger_than_usual,
-                                      long_side, small_cards, smaller_than_usual, usual_size)
+from drivers.card_reader.zoom import (SETTINGS, CutOut, ZoomSettings, covered, cut_out, edge_outlines,
+                                      larger_than_usual, long_side, small_cards, smaller_than_usual, usual_size)
 
 SIZES = ((640, 480), (1280, 960))
 
@@ -210,6 +210,21 @@ def test_the_reader_takes_zoom_settings_and_refuses_anything_else(references) ->
     assert CardReader(references, zoom=settings).zoom_settings is settings
     with pytest.raises(TypeError, match="zoom must be ZoomSettings, not dict"):
         CardReader(references, zoom={"card_share": 0.35})  # type: ignore[arg-type]
+
+
+def test_the_zoom_settings_defaults_pass_their_checks_and_canny_takes_its_levels_either_way() -> None:
+    assert ZoomSettings() == SETTINGS
+    assert dataclasses.replace(SETTINGS, edge_levels=(120, 40)).edge_levels == (120, 40)
+
+
+@pytest.mark.parametrize(("change", "error"), (
+    ({"largest_factor": "3"}, TypeError), ({"covered": True}, TypeError), ({"frame_height": 480.0}, TypeError),
+    ({"edge_levels": (40.0, 120)}, TypeError), ({"margin": 0}, ValueError), ({"edge_box": -1.25}, ValueError),
+    ({"card_height": (0.3, 0.1)}, ValueError), ({"count_sizes": (1.4, 0.7)}, ValueError),
+    ({"least_share": 0.4}, ValueError)))
+def test_a_bad_zoom_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error, match=rf"^ZoomSettings\.{next(iter(change))} "):
+        dataclasses.replace(SETTINGS, **change)
 
 
 def large_card(faces: dict[str, np.ndarray], layout: int):
