@@ -74,8 +74,12 @@ class VerifySettings:
     band_right: tuple[float, ...] = (0.75, 0.9444, 0.9545, 0.9697, 0.9841, 0.9987)
 
     def __post_init__(self) -> None:
-        # a lead is a difference of correlations, and the logistic's centre lies anywhere on it
-        check_settings(self, signed=("min_lead", "lead_centre"), ordered=("aspect",))
+        # a lead is a difference of correlations: its bar and its bands' edges lie anywhere on it
+        check_settings(self, signed=("min_lead", "lead_bands"), ordered=("aspect", "lead_bands"),
+                       at_most={"band_right": 1.0})
+        if len(self.band_right) != len(self.lead_bands) + 1:
+            raise ValueError(f"VerifySettings.band_right must hold one probability a band "
+                             f"({len(self.lead_bands) + 1}), not {self.band_right!r}")
 
 
 SETTINGS = VerifySettings()

@@ -10,7 +10,7 @@ import pytest
 from drivers.card_reader import CardReader, enroll
 from drivers.card_reader.calibrate import fitted, lead_examples
 from drivers.card_reader.designs import CardDesign, DesignScene, design_scene, make_design
-from drivers.card_reader.verify import SETTINGS, VerifySettings, lead_probability
+from drivers.card_reader.verify import SETTINGS, VerifySettings, fit_lead_probability, lead_probability
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +78,7 @@ def test_nothing_verified_or_a_bad_band_is_refused() -> None:
     with pytest.raises(ValueError, match="no card was verified"):
         fitted([])
     with pytest.raises(ValueError, match="must rise"):
-        fitted([(0.1, True)], dataclasses.replace(SETTINGS, lead_bands=(0.2, 0.1)))
+        fit_lead_probability([0.1], [True], (0.2, 0.1))
 
 
 def test_the_shipped_probability_rises_with_the_lead() -> None:

@@ -157,13 +157,16 @@ def test_settings_are_one_frozen_object() -> None:
 
 def test_the_verify_settings_defaults_pass_their_checks_and_a_lead_may_be_negative() -> None:
     assert VerifySettings() == SETTINGS
-    assert dataclasses.replace(SETTINGS, min_lead=-0.3, lead_centre=-0.2).lead_centre == -0.2
+    bands = (-0.2, 0.0, 0.1)
+    assert dataclasses.replace(SETTINGS, min_lead=-0.3, lead_bands=bands, band_right=(0.5,) * 4).lead_bands == bands
 
 
 @pytest.mark.parametrize(("change", "error"), (
     ({"min_own": "0.15"}, TypeError), ({"max_skew": True}, TypeError), ({"min_lead": "-0.1"}, TypeError),
-    ({"aspect": 1.4}, TypeError), ({"lead_width": 0}, ValueError), ({"grow": -0.47}, ValueError),
-    ({"lead_centre": float("inf")}, ValueError), ({"aspect": (1.8, 1.15)}, ValueError)))
+    ({"aspect": 1.4}, TypeError), ({"band_right": (0.5, 0.0, 0.5, 0.5, 0.5, 0.5)}, ValueError),
+    ({"grow": -0.47}, ValueError), ({"lead_bands": (0.0, float("inf"), 0.1, 0.2, 0.3)}, ValueError),
+    ({"aspect": (1.8, 1.15)}, ValueError), ({"lead_bands": (0.0, 0.1, 0.05, 0.2, 0.3)}, ValueError),
+    ({"band_right": (0.5, 0.9, 0.9, 0.9, 0.9, 1.1)}, ValueError), ({"band_right": (0.5, 0.9)}, ValueError)))
 def test_a_bad_verify_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error, match=rf"^VerifySettings\.{next(iter(change))} "):
         dataclasses.replace(SETTINGS, **change)
