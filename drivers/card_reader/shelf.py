@@ -92,6 +92,13 @@ class ShelfSettings:
     seen_through: float = 0.5
     texture_blur: float = 1.5
     texture_window: int = 7
+    #: a card named where the shelf saw next to no change (``least_card``) hides the shelf when what
+    #: did not change under it shows a texture this many times the shelf's there, uncorrelated with
+    #: it: a card's print, its colours the shelf's. The shelf's own texture, uncorrelated with its
+    #: capture (other light, the camera settled by a fraction of a pixel), was at most 1.9 times as
+    #: strong in 257 card-sized stretches of 150 empty tables; cards of the shelf's colours on cloth,
+    #: 7-12 times (development scenes)
+    hidden_texture: float = 4.0
     #: an outline the stages could not read is the shelf's texture when at most this share of it
     #: changed (outlines of the shelf's texture: 0.0-0.1 in 19 of 20; a card's 0.13 and up but
     #: for one in ten, which hides the shelf's texture all the same: ``shows_the_shelf``)
@@ -394,6 +401,17 @@ class EmptyShelf:
         """The area (mask px) of a change that may be a card: ``least_card`` of the smallest card."""
         side = self.settings.smallest_card * self.size[1] * self.scale()
         return self.settings.least_card * side * side / self.settings.card_aspect
+
+    def hides_the_shelf(self, texture: np.ndarray, changes: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether what did not change under a quad (frame px) shows, in the frame's ``texture``, a
+        print unlike the shelf's: ``hidden_texture`` times as strong and not the shelf's seen again
+        (a card whose colours are the shelf's, where the shelf saw it change in part only)."""
+        unchanged = self._inside(changes.shape, quad) & ~changes.astype(bool)
+        if np.count_nonzero(unchanged) < self.settings.least_seen:
+            return False
+        seen, shelf = texture[unchanged], self._texture[unchanged]
+        return (float(seen.std()) >= self.settings.hidden_texture * float(shelf.std())
+                and not self._seen_again(seen, shelf))
 
     def changed_share(self, changes: np.ndarray, quad: np.ndarray) -> float:
         """The share of a quad (frame px) that ``changes`` shows changed; 1.0 for a quad too small to

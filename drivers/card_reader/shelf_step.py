@@ -75,7 +75,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     changes, sharp = compared
     named = [c for c in reading.cards if c.ingredient is not None
              and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
-    if _unchanged(shelf, changes, named):
+    if _unchanged(shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
     regions = shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
     if not regions and not named:
@@ -97,7 +97,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
             return _unsure(reading, "a change holds more than the cards keypoints placed in it")
     if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
         return _unsure(reading, "an outline the stages could not read is not the shelf's")
-    if _unchanged(shelf, changes, named):
+    if _unchanged(shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
     if overlapping([np.asarray(c.quad, np.float32) for c in named]):
         return _unsure(reading, "cards named in the changes overlap more than a player lays them")
@@ -121,10 +121,15 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
     return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained) for quad in unread)
 
 
-def _unchanged(shelf: EmptyShelf, changes: np.ndarray, named: list[CardSighting]) -> bool:
-    """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``)."""
-    return any(shelf.changed_share(changes, np.asarray(c.quad, np.float32)) < shelf.settings.least_card
-               for c in named)
+def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:
+    """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``) and
+    its print does not hide the shelf's texture (``hides_the_shelf``: a card of the shelf's colours)."""
+    quads = [q for q in (np.asarray(c.quad, np.float32) for c in named)
+             if shelf.changed_share(changes, q) < shelf.settings.least_card]
+    if not quads:
+        return False
+    texture = shelf.texture(frame)
+    return not all(shelf.hides_the_shelf(texture, changes, q) for q in quads)
 
 
 def _unsure(reading: FrameReading, why: str) -> FrameReading:

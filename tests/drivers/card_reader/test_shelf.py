@@ -543,3 +543,46 @@ def test_an_ok_that_left_out_a_card_under_a_hand_does_not_stand() -> None:
     scene = design_scene(design, 4_500_051, kind="hand", hard=True)
     assert len(scene.cards) == 2
     assert read(reader, scene, True) != "wrong"
+
+
+def _brick_print(frame: np.ndarray, box: tuple[int, int, int, int], strength: float) -> np.ndarray:
+    """``frame`` with a card's print of its own colours in ``box`` (x0, y0, x1, y1): bricks, their
+    mortar darker and their faces lighter, the mean light about the shelf's."""
+    x0, y0, x1, y1 = box
+    yy, xx = np.mgrid[0:frame.shape[0], 0:frame.shape[1]]
+    mortar = ((yy % 14) < 2) | (((xx + 20 * ((yy // 14) % 2)) % 40) < 2)
+    printed = frame.astype(np.float32) * (1 + strength * np.where(mortar, -1.0, 0.25))[..., None]
+    inside = np.zeros(frame.shape[:2], bool)
+    inside[y0:y1, x0:x1] = True
+    return np.where(inside[..., None], np.clip(printed, 0, 255), frame).astype(np.uint8)
+
+
+@pytest.mark.parametrize("kind", ("cloth", "felt", "iron", "copper"))
+def test_a_card_of_the_shelfs_colours_hides_the_shelfs_texture(kind) -> None:
+    # the class: a card whose colours are the shelf's changes next to nothing, and a card named
+    # where nothing changed kept the frame unsure; its print still hides the shelf's texture,
+    # which neither the shelf under other light nor a card captured with the shelf does
+    shelf = EmptyShelf(empty_shelf(kind, SIZE, 1, LIGHT, 1))
+    again = empty_shelf(kind, SIZE, 1, LIGHT, 2)         # the shelf once more: other light, settled
+    box = (220, 120, 420, 400)
+    quad = np.float32([[220, 120], [420, 120], [420, 400], [220, 400]])
+    card = _brick_print(again, box, 0.35)
+    for frame, hides in ((card, True), (again, False), (_brick_print(again, box, 0.1), False)):
+        changes = shelf.compare(frame)[0]
+        assert shelf.changed_share(changes, quad) < SETTINGS.least_card, kind
+        assert shelf.hides_the_shelf(shelf.texture(frame), changes, quad) is hides, kind
+    captured = EmptyShelf(card)                          # the card lay there when the shelf was captured
+    changes = captured.compare(card)[0]
+    assert not captured.hides_the_shelf(captured.texture(card), changes, quad), kind
+
+
+def test_a_card_of_the_shelfs_colours_named_and_verified_reads_ok() -> None:
+    # the class end to end: a grey card of bricks on a grey cloth, named and verified by the
+    # stages; the shelf saw a fifth of it change, and its print hides the cloth
+    design = make_design("fullbleed")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 7_300_071, hard=False)
+    shelf = EmptyShelf(scene.empty_shelf())
+    changes = shelf.compare(scene.image)[0]
+    assert min(shelf.changed_share(changes, np.float32(c.quad)) for c in scene.cards) < SETTINGS.least_card
+    assert read(reader, scene, True) == "right"
