@@ -137,9 +137,29 @@ class ShelfSettings:
     #: ... and fit in this many times a card's long side: a card's parts fit in one card, the
     #: specks of a patterned shelf spread over it
     scattered_card: float = 1.2
+    #: beyond the cards named, what did not change is judged for the shelf's texture hidden at a
+    #: coarser band than ``texture_blur``'s (log light blurred over the first of these px, less its
+    #: blur over the second): at the fine band a grain near the pixel pitch decorrelates when the
+    #: camera settles by a fraction of a pixel, at 1-3 px it stays
+    coarse_band: tuple[float, float] = (1.0, 3.0)
+    #: ... in blocks of this many px: a card of the smallest size read (15 % of the frame's
+    #: height, 18 px here) is about one block wide
+    hidden_block: int = 12
+    #: ... where the shelf's block has coarse texture to see (its deviation over this): wood
+    #: 0.06-0.08, stone 0.03-0.11, tablecloths 0.05-0.22, a striped grain's dark stripes 0.06 (9 of
+    #: 10 blocks); iron, copper, cloth and felt 0.003-0.016 have none
+    coarse_texture: float = 0.04
+    #: ... a block whose coarse texture correlates under this with the shelf's hides it: a card's
+    #: face correlates with the shelf below it by chance only (under 0.3 in 19 of 20 windows)
+    hidden_seen: float = 0.3
+    #: ... and hidden blocks joined in a group of at least this many, and of at least ``least_card``
+    #: of a card, hide a card of the shelf's colours: on 80 empty tables, patterned or plain, no
+    #: group was larger than one block
+    hidden_blocks: int = 2
 
     def __post_init__(self) -> None:
-        check_settings(self, at_most={"fit_share": 1})     # a quantile: ``np.quantile`` refuses more than 1
+        check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1},   # a quantile, a correlation
+                       ordered=("coarse_band",))
 
 
 SETTINGS = ShelfSettings()
@@ -154,6 +174,12 @@ def _log_light(frame: np.ndarray, settings: ShelfSettings) -> np.ndarray:
 def _texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     grey = light.mean(axis=2)
     return grey - cv2.GaussianBlur(grey, (0, 0), settings.texture_blur)
+
+
+def _coarse_texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+    grey = light.mean(axis=2)
+    fine, coarse = settings.coarse_band
+    return cv2.GaussianBlur(grey, (0, 0), fine) - cv2.GaussianBlur(grey, (0, 0), coarse)
 
 
 def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
@@ -174,6 +200,21 @@ def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
         misfit = np.abs(values - terms @ coefficients).sum(axis=1)
         used = misfit <= np.quantile(misfit, settings.fit_share)
     return (terms @ coefficients).reshape(h, w, 3)
+
+
+def _blocks(image: np.ndarray, side: int) -> np.ndarray:
+    """``image`` (H x W) padded with zeros to whole blocks and cut into them: (rows, side, columns, side)."""
+    rows, columns = -(-image.shape[0] // side), -(-image.shape[1] // side)
+    padded = np.zeros((rows * side, columns * side), np.float64)
+    padded[:image.shape[0], :image.shape[1]] = image
+    return padded.reshape(rows, side, columns, side)
+
+
+def _correlated(seen: np.ndarray, shelf: np.ndarray, least: float) -> bool:
+    """Whether two textures (the same pixels) correlate at least ``least``."""
+    seen, shelf = seen - seen.mean(), shelf - shelf.mean()
+    spread = float(np.sqrt((seen * seen).sum() * (shelf * shelf).sum()))
+    return spread > 0 and float((seen * shelf).sum()) >= least * spread
 
 
 class Comparison(NamedTuple):
@@ -200,6 +241,7 @@ class EmptyShelf:
         self._frame.setflags(write=False)
         self._light = _log_light(frame, settings)
         self._texture = _texture(self._light, settings)
+        self._coarse = _coarse_texture(self._light, settings)
 
     def __repr__(self) -> str:
         return f"EmptyShelf({self.size[0]}x{self.size[1]})"
@@ -389,9 +431,7 @@ class EmptyShelf:
 
     def _seen_again(self, seen: np.ndarray, shelf: np.ndarray) -> bool:
         """Whether a frame's texture (``seen``, pixels) correlates with the shelf's (``shelf``, the same pixels)."""
-        seen, shelf = seen - seen.mean(), shelf - shelf.mean()
-        spread = float(np.sqrt((seen * seen).sum() * (shelf * shelf).sum()))
-        return spread > 0 and float((seen * shelf).sum()) >= self.settings.seen_through * spread
+        return _correlated(seen, shelf, self.settings.seen_through)
 
     def scale(self) -> float:
         """Mask pixels per frame pixel."""
@@ -412,6 +452,37 @@ class EmptyShelf:
         seen, shelf = texture[unchanged], self._texture[unchanged]
         return (float(seen.std()) >= self.settings.hidden_texture * float(shelf.std())
                 and not self._seen_again(seen, shelf))
+
+    def hides_a_card(self, frame: np.ndarray, changes: np.ndarray, cards: list[np.ndarray]) -> bool:
+        """Whether, beyond the ``cards`` named (quads, frame px) and a margin round them
+        (``card_margin``), what did not change hides the shelf's coarse texture over a card's
+        quarter (``hidden_seen``, ``hidden_blocks``): a card whose colours are the shelf's, which
+        the shelf saw change in part only, hides its grain or its pattern all the same."""
+        if not cards:
+            return False
+        named = np.zeros(changes.shape, np.uint8)
+        for q in cards:
+            cv2.fillConvexPoly(named, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 1)
+        grow = max(3, int(2 * self.settings.card_margin * self._card_width(changes, cards)) | 1)
+        beyond = (cv2.dilate(named, np.ones((grow, grow), np.uint8)) == 0) & ~changes.astype(bool)
+        seen = _coarse_texture(_log_light(frame, self.settings), self.settings)
+        side = int(self.settings.hidden_block)
+        weight, a, b = (_blocks(x, side) for x in (beyond.astype(np.float64), seen, self._coarse))
+        count = weight.sum(axis=(1, 3))
+        n = np.maximum(count, 1)
+
+        def mean(x: np.ndarray) -> np.ndarray:
+            return np.asarray((weight * x).sum(axis=(1, 3)) / n)
+
+        mean_a, mean_b = mean(a), mean(b)
+        var_a, var_b = mean(a * a) - mean_a ** 2, mean(b * b) - mean_b ** 2
+        cross = mean(a * b) - mean_a * mean_b
+        correlation = cross / np.sqrt(np.maximum(var_a * var_b, 1e-18))
+        hidden = ((count >= side * side / 2) & (np.sqrt(np.maximum(var_b, 0)) >= self.settings.coarse_texture)
+                  & (correlation < self.settings.hidden_seen)).astype(np.uint8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(hidden, connectivity=4)
+        largest = max((int(n) for n in stats[1:, cv2.CC_STAT_AREA]), default=0)
+        return largest >= self.settings.hidden_blocks and largest * side * side >= self._least_card(cards)
 
     def changed_share(self, changes: np.ndarray, quad: np.ndarray) -> float:
         """The share of a quad (frame px) that ``changes`` shows changed; 1.0 for a quad too small to

@@ -84,7 +84,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
         return FrameReading("empty")
     if reading.status == "ok" and not regions:
-        return reading
+        return _unless_hidden(shelf, frame, changes, named, reading)
     if regions:
         small, scale = work_image(frame)
         placed = looks.cards_placed_by_keypoints(frame, reading, named)
@@ -105,7 +105,16 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     if verified.status != "ok":
         return _unsure(reading, "a card named in the changes fails verification")
     log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
-    return verified
+    return _unless_hidden(shelf, frame, changes, named, verified)
+
+
+def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting],
+                   reading: FrameReading) -> FrameReading:
+    """``reading`` ("ok"), or unsure where beyond the cards ``named`` the shelf's texture is hidden
+    over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out)."""
+    if shelf.hides_a_card(frame, changes, [np.asarray(c.quad, np.float32) for c in named]):
+        return _unsure(reading, "beyond the cards named the shelf's texture is hidden as by a card")
+    return reading
 
 
 def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, compared: Comparison,

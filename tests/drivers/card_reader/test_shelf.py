@@ -586,3 +586,55 @@ def test_a_card_of_the_shelfs_colours_named_and_verified_reads_ok() -> None:
     changes = shelf.compare(scene.image)[0]
     assert min(shelf.changed_share(changes, np.float32(c.quad)) for c in scene.cards) < SETTINGS.least_card
     assert read(reader, scene, True) == "right"
+
+
+NAMED_LEFT = [np.float32([[60, 100], [200, 100], [200, 300], [60, 300]])]
+RIGHT_BOX = (330, 140, 470, 340)
+
+
+def _patched(frame: np.ndarray, other: np.ndarray, box: tuple[int, int, int, int] = RIGHT_BOX) -> np.ndarray:
+    """``frame`` with ``other`` in ``box`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    out = frame.copy()
+    out[y0:y1, x0:x1] = other[y0:y1, x0:x1]
+    return out
+
+
+@pytest.mark.parametrize("other", (5, 9, 13))
+def test_a_card_of_the_shelfs_colours_beside_a_card_named_hides_the_shelfs_texture(other) -> None:
+    # the class: a card whose colours are the shelf's lies beside the card named; the shelf saw it
+    # change in part only, under a card's quarter, and the "ok" with the other card stood (a wrong
+    # reading). Beyond the card named, it hides the shelf's grain: here a card printed with
+    # another wood's grain
+    shelf = EmptyShelf(empty_shelf("wood", SIZE, 1, LIGHT, 1))
+    frame = _patched(empty_shelf("wood", SIZE, 1, LIGHT, 2), empty_shelf("wood", SIZE, other, LIGHT, 2))
+    changes = shelf.compare(frame)[0]
+    assert shelf.changed_share(changes, np.float32([[330, 140], [470, 140], [470, 340], [330, 340]])) < 0.25
+    assert shelf.hides_a_card(frame, changes, NAMED_LEFT)
+    assert not shelf.hides_a_card(frame, changes, [])     # nothing named: the change rules judge
+
+
+@pytest.mark.parametrize("kind", ("wood", "stone", "tablecloth", "striped_wood"))
+def test_the_shelf_again_or_in_a_shadow_hides_no_card(kind) -> None:
+    shelf = EmptyShelf(empty_shelf(kind, SIZE, 1, LIGHT, 1))
+    again = empty_shelf(kind, SIZE, 1, LIGHT, 2)          # the shelf once more: other light, settled
+    shadow = _patched(again, (again * 0.6).astype(np.uint8))
+    for frame in (again, shadow):
+        assert not shelf.hides_a_card(frame, shelf.compare(frame)[0], NAMED_LEFT), kind
+
+
+@pytest.mark.parametrize("kind", ("iron", "cloth", "felt"))
+def test_a_smooth_shelf_has_no_texture_to_hide(kind) -> None:
+    shelf = EmptyShelf(empty_shelf(kind, SIZE, 1, LIGHT, 1))
+    again = empty_shelf(kind, SIZE, 1, LIGHT, 2)
+    frame = _patched(again, cv2.GaussianBlur(again, (0, 0), 6))
+    assert not shelf.hides_a_card(frame, shelf.compare(frame)[0], NAMED_LEFT), kind
+
+
+def test_a_card_of_the_shelfs_colours_cut_by_the_frame_beside_a_card_named_is_not_read_ok() -> None:
+    # the class end to end: a grey card of the stone's colours cut by the frame's edge beside the
+    # card named; the shelf saw part of it change, broken, and the "ok" named the other card alone
+    # (a wrong reading of the full run at 2d4c5c7)
+    design = make_design("fullbleed")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    assert read(reader, design_scene(design, 24_000_913, hard=True), True) == "right"
