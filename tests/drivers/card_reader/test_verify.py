@@ -170,3 +170,17 @@ def test_the_verify_settings_defaults_pass_their_checks_and_a_lead_may_be_negati
 def test_a_bad_verify_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error, match=rf"^VerifySettings\.{next(iter(change))} "):
         dataclasses.replace(SETTINGS, **change)
+
+
+def test_a_card_another_face_matches_as_well_is_not_shown_to_be_the_card_named(ribbon, ribbon_matcher) -> None:
+    # the class: glare over a card left its face about as like another face as its own, and the
+    # card was named as the other (a lead of -0.035 passed the old bar of -0.1): a card two faces
+    # match alike is shown to be neither, and only the face that leads may name it
+    first, second = SHIPPED_FACE_NAMES[0], SHIPPED_FACE_NAMES[3]
+    blend = ((ribbon[first].astype(np.float32) + ribbon[second].astype(np.float32)) / 2).astype(np.uint8)
+    image, quad = scene({**ribbon, "blend": blend}, "blend", 15.0)
+    verdicts = {name: verify_card(image, quad, name, ribbon_matcher) for name in (first, second)}
+    assert abs(verdicts[first].lead) < 0.1 and verdicts[first].lead == pytest.approx(-verdicts[second].lead)
+    leading, trailing = sorted(verdicts.values(), key=lambda v: v.lead, reverse=True)
+    assert trailing.lead < 0 and not trailing.passed
+    assert leading.lead >= 0 and leading.passed
