@@ -11,7 +11,7 @@ than with the rest. Here the outline is judged as a card:
   misfit leave them), and its opposite sides no more different than such a tilt makes them;
 * the face warped from the full frame is compared with every face, upright and turned (``FineMatcher``
   blocks, 60 x 84): the named face must correlate at least ``min_own`` and lead every other (face,
-  orientation) by ``min_lead`` (at least as well as any other);
+  orientation) by ``min_lead`` (0: match the card at least as well as any other);
 * the outline grown (at either end, or all round) must not read better than the outline itself:
   if it does, the outline was an inner frame of a larger card.
 
