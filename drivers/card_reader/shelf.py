@@ -481,7 +481,7 @@ class EmptyShelf:
         hidden = ((count >= side * side / 2) & (np.sqrt(np.maximum(var_b, 0)) >= self.settings.coarse_texture)
                   & (correlation < self.settings.hidden_seen)).astype(np.uint8)
         _, _, stats, _ = cv2.connectedComponentsWithStats(hidden, connectivity=4)
-        largest = max((int(n) for n in stats[1:, cv2.CC_STAT_AREA]), default=0)
+        largest = max((int(area) for area in stats[1:, cv2.CC_STAT_AREA]), default=0)
         return largest >= self.settings.hidden_blocks and largest * side * side >= self._least_card(cards)
 
     def changed_share(self, changes: np.ndarray, quad: np.ndarray) -> float:
