@@ -24,28 +24,40 @@ from .reading import FrameReading
 from .references import References
 from .shelf import EmptyShelf
 from .verify import SETTINGS, Verdict, VerifySettings, fit_lead_probability
+from .zoom import CutOut
 
 #: an example: the lead of a card named, and whether that card lies there
 LeadExample = tuple[float, bool]
 
 
 class _RecordingReader(CardReader):
-    """A reader that keeps the verdict of every card it verifies in the frame it was given (not in
-    the cut-outs it reads small cards in, whose outlines are in the cut-out's pixels)."""
+    """A reader that keeps the verdict of every card it verifies, its outline in the pixels of the
+    frame it was given (a small card's, verified in a cut-out of it, brought back)."""
 
     def __init__(self, references: References, verify: VerifySettings) -> None:
         super().__init__(references, verify=verify)
         self.verdicts: list[tuple[np.ndarray, str, Verdict]] = []
         self._frame: np.ndarray | None = None
+        self._parts: list[CutOut] = []
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
-        self._frame = frame
+        self._frame, self._parts = frame, []
         return super()._identify(frame)
+
+    def cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> CutOut | None:
+        part = super().cut_out(frame, scale, things)
+        if part is not None and frame is self._frame:
+            self._parts.append(part)
+        return part
 
     def verdict(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> Verdict:
         found = super().verdict(frame, quad, ingredient)
-        if frame is self._frame and found.measured:
-            self.verdicts.append((quad, ingredient, found))
+        if frame is self._frame:
+            placed: np.ndarray | None = quad
+        else:
+            placed = next((part.to_frame(quad) for part in self._parts if frame is part.image), None)
+        if found.measured and placed is not None:
+            self.verdicts.append((placed, ingredient, found))
         return found
 
 

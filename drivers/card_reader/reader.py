@@ -32,7 +32,7 @@ from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, wo
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import Verdict, VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
-from .zoom import (ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
+from .zoom import (CutOut, ZoomSettings, covered, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
                    smaller_than_usual, usual_size)
 from .shelf import EmptyShelf, ShelfKeeper
 from .shelf_step import told_by_shelf
@@ -246,7 +246,7 @@ class CardReader:
 
     def _read_cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> FrameReading | None:
         """The "ok" reading (frame px) of the cut-out around ``things`` (work px), or None."""
-        part = cut_out(frame, scale, things, self.zoom_settings)
+        part = self.cut_out(frame, scale, things)
         if part is None:
             return None
         inner = self._read_whole(part.image, *work_image(part.image))
@@ -254,6 +254,10 @@ class CardReader:
             return None
         return FrameReading("ok", [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
                                    for c in inner.cards])
+
+    def cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> CutOut | None:
+        """``zoom.cut_out``: the part of ``frame`` around ``things`` (work px) read for small cards."""
+        return cut_out(frame, scale, things, self.zoom_settings)
 
     def _read_whole(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
         """The reading of a frame by every stage, at the work image's scale."""

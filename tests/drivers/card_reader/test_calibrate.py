@@ -38,13 +38,14 @@ def test_a_card_named_where_no_such_card_lies_is_a_wrong_example(woodcut, two_ca
     assert examples and not any(right for _, right in examples)
 
 
-def test_a_card_read_in_a_cut_out_is_never_counted_at_the_cut_outs_pixels(woodcut) -> None:
-    # small cards are read in a cut-out of the frame, whose outlines are in the cut-out's pixels:
-    # counted there, a card read right would be taken for one named where no such card lies
+def test_a_card_read_in_a_cut_out_is_counted_at_its_place_in_the_frame(woodcut) -> None:
+    # small cards are verified in a cut-out of the frame, in the cut-out's pixels: counted there, a
+    # card read right would be taken for one named where no such card lies
     references = enroll(dict(woodcut.faces), woodcut.back)
     scenes = [design_scene(woodcut, seed, kind="small", hard=True) for seed in (1, 3, 6)]
     assert all(CardReader(references).identify(s.image).status == "ok" for s in scenes)
-    assert all(right for _, right in lead_examples(references, scenes))
+    examples = lead_examples(references, scenes)
+    assert len(examples) >= 2 * len(scenes) and all(right for _, right in examples)
 
 
 def test_each_band_counts_one_right_and_one_wrong_more() -> None:
