@@ -87,7 +87,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return _unless_hidden(shelf, frame, changes, named, reading)
     if regions:
         small, scale = work_image(frame)
-        placed = looks.cards_placed_by_keypoints(frame, reading, named)
+        placed = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named))
         named += placed
         for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
             named += _read_changed_region(looks, frame, small, scale, compared, region, named, shelf)
@@ -106,6 +106,14 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return _unsure(reading, "a card named in the changes fails verification")
     log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
     return _unless_hidden(shelf, frame, changes, named, verified)
+
+
+def _passing(looks: CardLooks, frame: np.ndarray, cards: list[CardSighting]) -> list[CardSighting]:
+    """The ``cards`` that pass verification (``CardLooks.verified``). A card the keypoints place by
+    a homography misfitted over part of it (its quad stretched, one side short) fails, and must not
+    explain the change it lies in: the rest of that card's change, too small and out of shape to
+    read alone, would keep the frame unsure, where the change read whole is the card."""
+    return [c for c in looks.verified(frame, FrameReading("ok", cards)).cards if c.ingredient is not None]
 
 
 def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting],

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll
+from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll, shelf_step
 from drivers.card_reader.designs import BACKGROUND_KINDS, PATTERNED, design_scene, empty_shelf, judge, make_design
 from drivers.card_reader.designs import table_background
 from drivers.card_reader.keypoints import quad_area, shared_area
@@ -462,6 +462,21 @@ def test_a_card_whose_change_is_found_whole_is_read_by_the_thumbnail_where_the_f
     assert outcomes.count("right") >= 3, outcomes
     monkeypatch.setattr(CardReader, "_read_thumbnail", lambda *args: None)
     assert [read(reader, scene, True) for scene in scenes].count("right") == 0   # the fine look alone
+
+
+@pytest.mark.parametrize(("name", "seed"), (("tarot", 7_200_017), ("fullbleed", 7_300_133), ("ribbon", 7_300_028)))
+def test_a_card_the_keypoints_misplace_does_not_explain_its_own_change(
+        name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class: the keypoints place a card beside the cards named by a homography misfitted over
+    # part of it (its quad stretched, one side short), which fails verification; counted as
+    # explaining its change, it left the rest of that change, too small and out of shape to read
+    # alone, and the frame unsure. Development scenes (normal, seeds 7200000 and 7300000 on)
+    design = make_design(name)
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, seed)
+    assert read(reader, scene, True) == "right"
+    monkeypatch.setattr(shelf_step, "_passing", lambda looks, frame, cards: cards)   # every placed card explains
+    assert read(reader, scene, True) == "unsure"
 
 
 def _largest(mask: np.ndarray) -> np.ndarray:
