@@ -88,7 +88,11 @@ class ShelfSettings:
     #: a changed pixel whose fine texture (log light less its blur over ``texture_blur`` px) around
     #: it (``texture_window`` px) correlates this well with the empty shelf's is the shelf under
     #: other light, a shadow or glare come since: a card's face correlates with the shelf below it
-    #: by chance only (under 0.3 in 19 of 20 windows)
+    #: by chance only (under 0.3 in 19 of 20 windows). An outline the stages could not read shows
+    #: the shelf again where it correlates this well in the fine band or the coarse one
+    #: (``coarse_band``): 779 whole cards on textured shelves (development scenes of four designs)
+    #: correlated at most 0.12 with the shelf below them in the fine band and 0.25 in the coarse
+    #: one, 586 blocks of a card's width inside them 0.30 in the coarse one
     seen_through: float = 0.5
     texture_blur: float = 1.5
     texture_window: int = 7
@@ -215,6 +219,14 @@ def _correlated(seen: np.ndarray, shelf: np.ndarray, least: float) -> bool:
     seen, shelf = seen - seen.mean(), shelf - shelf.mean()
     spread = float(np.sqrt((seen * seen).sum() * (shelf * shelf).sum()))
     return spread > 0 and float((seen * shelf).sum()) >= least * spread
+
+
+class Textures(NamedTuple):
+    """A frame's texture at ``ShelfSettings.width`` in two bands: the fine one (log light less its
+    blur over ``texture_blur`` px) and the coarse one (``coarse_band``)."""
+
+    fine: np.ndarray
+    coarse: np.ndarray
 
 
 class Comparison(NamedTuple):
@@ -370,11 +382,12 @@ class EmptyShelf:
         correlation = cross / np.sqrt(var_a * var_b + 1e-12)
         return (correlation >= self.settings.seen_through) & (var_b >= self.settings.least_texture ** 2)
 
-    def texture(self, frame: np.ndarray) -> np.ndarray:
-        """A frame's fine texture at ``settings.width``, as ``shows_the_shelf`` compares it."""
-        return _texture(_log_light(frame, self.settings), self.settings)
+    def texture(self, frame: np.ndarray) -> Textures:
+        """A frame's textures at ``settings.width``, as ``shows_the_shelf`` compares them."""
+        light = _log_light(frame, self.settings)
+        return Textures(_texture(light, self.settings), _coarse_texture(light, self.settings))
 
-    def shows_the_shelf(self, texture: np.ndarray, changes: np.ndarray, quad: np.ndarray,
+    def shows_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray,
                         cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
         ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
@@ -405,7 +418,7 @@ class EmptyShelf:
             if not judged:
                 return False
             inside &= ~changes.astype(bool)
-        if not self._seen_again(texture[inside], self._texture[inside]):
+        if not self._seen_again(texture, inside):
             return False
         side = max(3, round(self._card_width(changes, cards) if cards else
                             self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect))
@@ -413,10 +426,11 @@ class EmptyShelf:
         for y in range(int(ys.min()), int(ys.max()) + 1, side):
             for x in range(int(xs.min()), int(xs.max()) + 1, side):
                 block = (slice(y, y + side), slice(x, x + side))
-                where = inside[block]
-                shelf = self._texture[block][where]
-                if (np.count_nonzero(where) >= side * side / 2 and float(shelf.std()) >= self.settings.least_texture
-                        and not self._seen_again(texture[block][where], shelf)):
+                where = np.zeros_like(inside)
+                where[block] = inside[block]
+                if (np.count_nonzero(where) >= side * side / 2
+                        and float(self._texture[where].std()) >= self.settings.least_texture
+                        and not self._seen_again(texture, where)):
                     return False
         return True
 
@@ -429,9 +443,12 @@ class EmptyShelf:
             cv2.fillConvexPoly(region, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 0)
         return cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
 
-    def _seen_again(self, seen: np.ndarray, shelf: np.ndarray) -> bool:
-        """Whether a frame's texture (``seen``, pixels) correlates with the shelf's (``shelf``, the same pixels)."""
-        return _correlated(seen, shelf, self.settings.seen_through)
+    def _seen_again(self, texture: Textures, where: np.ndarray) -> bool:
+        """Whether a frame's ``texture`` correlates with the shelf's where the mask ``where`` is set,
+        in either band (``seen_through``): motion blur, the sensor's noise in a shadow or a camera
+        settled by a fraction of a pixel decorrelate a fine grain, and leave the coarse band."""
+        return (_correlated(texture.fine[where], self._texture[where], self.settings.seen_through)
+                or _correlated(texture.coarse[where], self._coarse[where], self.settings.seen_through))
 
     def scale(self) -> float:
         """Mask pixels per frame pixel."""
@@ -442,16 +459,16 @@ class EmptyShelf:
         side = self.settings.smallest_card * self.size[1] * self.scale()
         return self.settings.least_card * side * side / self.settings.card_aspect
 
-    def hides_the_shelf(self, texture: np.ndarray, changes: np.ndarray, quad: np.ndarray) -> bool:
+    def hides_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray) -> bool:
         """Whether what did not change under a quad (frame px) shows, in the frame's ``texture``, a
         print unlike the shelf's: ``hidden_texture`` times as strong and not the shelf's seen again
         (a card whose colours are the shelf's, where the shelf saw it change in part only)."""
         unchanged = self._inside(changes.shape, quad) & ~changes.astype(bool)
         if np.count_nonzero(unchanged) < self.settings.least_seen:
             return False
-        seen, shelf = texture[unchanged], self._texture[unchanged]
+        seen, shelf = texture.fine[unchanged], self._texture[unchanged]
         return (float(seen.std()) >= self.settings.hidden_texture * float(shelf.std())
-                and not self._seen_again(seen, shelf))
+                and not self._seen_again(texture, unchanged))
 
     def hides_a_card(self, frame: np.ndarray, changes: np.ndarray, cards: list[np.ndarray]) -> bool:
         """Whether, beyond the ``cards`` named (quads, frame px) and a margin round them
