@@ -132,6 +132,10 @@ class ShelfSettings:
     #: player's finger on the card: a finger is 0.2-0.35 card widths; a card cut by the frame's
     #: edge shows at least 0.55 of its width (it is ``unsure`` from 0.45 of it outside the frame)
     finger: float = THIN
+    #: ... and so is such a change running from a card named for at least this many card lengths,
+    #: wherever it ends (a hand lifted out of view, a finger drawn short): no part of a card is
+    #: that long and that narrow, as a card's diagonal is 1.23 of its length
+    finger_length: float = 1.5
     #: a change beside the cards named is theirs when it lies within this share of a card's width
     #: of one: their contact shadow, a corner the outline cut short
     card_margin: float = 0.12
@@ -634,12 +638,13 @@ class EmptyShelf:
         return self.least_change()
 
     def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
-        """Whether a change (``region``) runs from the frame's edge to a card named (``under``),
-        narrow: a finger on the card."""
+        """Whether a change (``region``) runs to a card named (``under``), narrow, from the frame's
+        edge or for longer than any part of a card (``finger_length``): a finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
         touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
-        rect = cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))
-        return at_edge and touching and min(rect[1]) <= self.settings.finger * card_width
+        narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
+        long = length >= self.settings.finger_length * self.settings.card_aspect * card_width
+        return (at_edge or long) and touching and narrow <= self.settings.finger * card_width
 
 
 class ShelfKeeper:

@@ -298,6 +298,36 @@ def test_a_card_the_shelf_sees_in_pieces_beside_a_card_named_is_unexplained(face
     assert shelf.unexplained(_mask_of([named] + strung), [card]) == []
 
 
+def test_a_long_finger_on_a_card_named_is_not_a_card_wherever_it_ends(faces) -> None:
+    # the class: a finger over a card named whose hand lies out of view (lifted, or the finger
+    # drawn short on a small card) ends before the frame's edge, and its change kept the frame
+    # unsure; no part of a card is as long and as narrow. A band as narrow but of a card's length,
+    # or as long but wider than a finger, may be a card's visible part
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(20, 30), (50, 30), (50, 72), (20, 72)]                      # 30 x 42 px at the shelf's width
+    card = np.float32(named) / shelf.scale()
+
+    def band(length: int, width: int) -> list[tuple[int, int]]:
+        return [(50, 45), (50 + length, 45), (50 + length, 45 + width), (50, 45 + width)]
+
+    least = SETTINGS.least_card * 30 * 42
+    assert _mask_of([band(40, 9)]).sum() >= least
+    assert shelf.unexplained(_mask_of([named, band(70, 9)]), [card]) == []            # 1.7 card lengths
+    assert len(shelf.unexplained(_mask_of([named, band(40, 9)]), [card])) == 1        # 1.0 card length
+    assert len(shelf.unexplained(_mask_of([named, band(70, 16)]), [card])) == 1       # 0.53 card widths
+
+
+@pytest.mark.parametrize(("seed", "hard"), ((7_300_135, False), (7_300_090, True)))
+def test_a_scene_with_a_finger_ending_before_the_frames_edge_reads_right(seed: int, hard: bool) -> None:
+    # the class end to end: development scenes of a finger drawn short, over two overlapping cards
+    # and over a small card
+    design = make_design("woodcut")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, seed, hard=hard)
+    assert scene.conditions.fingers
+    assert read(reader, scene, True) == "right"
+
+
 def test_a_change_splits_into_the_cards_that_met_at_a_corner(faces) -> None:
     # the class: two cards whose changes met at a corner are one change of no card's shape;
     # its parts wider than a finger are the two cards
