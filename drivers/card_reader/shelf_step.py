@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
+import cv2
 import numpy as np
 
+from .detect import Detector
 from .keypoints import quad_area
 from .quad_fit import overlapping
 from .reading import CardSighting, FrameReading
@@ -163,15 +165,39 @@ def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
                          shelf: EmptyShelf) -> list[CardSighting]:
     """The cards a change of the shelf (``region``) shows: itself read as one card, or else its
     parts wider than a finger (``EmptyShelf.parts``: a card with a finger on it, cards whose
-    changes met at a corner), each read as one; none unless together they cover the change but
-    for its fringe (``WHOLE_CHANGE``): else it holds more than the cards read."""
+    changes met at a corner), or else the card outlines in the change (``outlines_of_change``:
+    cards side by side), each read as one; none unless together they cover the change but for
+    its fringe (``WHOLE_CHANGE``): else it holds more than the cards read."""
     card = _read_change(looks, frame, small, scale, shelf.box(region), named)
     if card is not None and _cover(shelf, compared, region, [card]):
         return [card]
     quads = [np.asarray(c.quad, np.float32) for c in named]
-    parts = [_read_change(looks, frame, small, scale, box, named) for box in shelf.parts(region, quads)]
-    cards = [c for c in parts if c is not None]
-    return cards if _cover(shelf, compared, region, cards) else []
+    for boxes in (shelf.parts(region, quads), outlines_of_change(shelf, compared.changes, region, small.shape)):
+        cards = [c for c in (_read_change(looks, frame, small, scale, box, named) for box in boxes) if c is not None]
+        if _cover(shelf, compared, region, cards):
+            return cards
+    return []
+
+
+def outlines_of_change(shelf: EmptyShelf, changes: np.ndarray, region: np.ndarray,
+                       work_shape: tuple[int, ...]) -> list[np.ndarray]:
+    """The card outlines (frame px) that lie in a change left unexplained (``region``, a mask at
+    the shelf's width): the outline detector's, fitted to the whole change that holds it, its holes
+    filled, drawn white on black at the work image's size (``work_shape``). Cards side by side, or
+    pale on a pale shelf, whose outlines the stages never found (the shelf lighter than they are),
+    make one change of no card's shape that the detector splits at its notches, as it splits the
+    light of cards that touch."""
+    _, labels = cv2.connectedComponents(changes.astype(np.uint8))
+    whole = (np.isin(labels, np.unique(labels[region & (labels > 0)])) * 255).astype(np.uint8)
+    whole = cv2.morphologyEx(whole, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    outside = cv2.copyMakeBorder(whole, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)   # a way round every change
+    cv2.floodFill(outside, np.zeros((outside.shape[0] + 2, outside.shape[1] + 2), np.uint8), (0, 0), 255)
+    filled = cv2.bitwise_or(whole, cv2.bitwise_not(outside[1:-1, 1:-1]))
+    image = cv2.resize(filled, (work_shape[1], work_shape[0]), interpolation=cv2.INTER_LINEAR)
+    work_px = work_shape[1] / changes.shape[1] * shelf.scale()         # work px per frame px
+    quads = [c.quad / work_px for c in Detector().find(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+             if c.fitted and not c.cut]
+    return [q for q in quads if shelf.share_in(region, q) >= shelf.settings.least_card]
 
 
 def _lies_in(shelf: EmptyShelf, region: np.ndarray, cards: list[CardSighting]) -> bool:
