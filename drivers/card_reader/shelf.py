@@ -123,7 +123,8 @@ class ShelfSettings:
     least_around: float = 0.25
     #: ... where the shelf's texture there is stronger than this (log light, its deviation): the
     #: grain of cloth, felt and iron is 0.011-0.018, stone's 0.028, a striped grain's 0.15; below,
-    #: texture is noise, and a chance correlation of noise is not the shelf
+    #: texture is noise, and a chance correlation of noise is not the shelf (glare washes the
+    #: texture out by the share of the light that is the shelf's, and burns it out at ``burnt_out``)
     least_texture: float = 0.012
     #: a card's width as a share of the frame's height where no card is named: the middle of the
     #: range the kit reads (15-85 %), for telling a finger from a card
@@ -235,10 +236,13 @@ class Textures(NamedTuple):
 
 class Comparison(NamedTuple):
     """A frame compared with the empty shelf, at ``ShelfSettings.width``: where it changed (the
-    changes with a card's outline), and where the change's edge is sharp like a card's."""
+    changes with a card's outline), where the change's edge is sharp like a card's, and the share
+    of each pixel's light that is the shelf's as the room's light drifted (below 1 where light was
+    added since: glare, which washes the shelf's texture out by that share)."""
 
     changes: np.ndarray
     sharp: np.ndarray
+    shelf_share: np.ndarray
 
 
 class EmptyShelf:
@@ -290,7 +294,9 @@ class EmptyShelf:
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         sharp = self._sharp_edges(residual)
-        return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp)
+        burnt = np.exp(light) - self.settings.dark_floor >= self.settings.burnt_out     # no texture left
+        shelf_share = np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))).mean(axis=2)
+        return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share)
 
     def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
         """Where the ``residual`` change climbs like a card's outline (``sharp_edge``), a pixel
@@ -392,7 +398,8 @@ class EmptyShelf:
         return Textures(_texture(light, self.settings), _coarse_texture(light, self.settings))
 
     def shows_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray,
-                        cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None) -> bool:
+                        cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None,
+                        shelf_share: np.ndarray | None = None) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
         ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
         and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
@@ -407,7 +414,10 @@ class EmptyShelf:
         whose change beyond the cards named holds none (it is light beside them, or a finger) is
         theirs when what did not change of it is less than a card as the shelf counts one, or
         shows the shelf's texture again: no card can lie there (class: an outline misfitted round
-        a card named and the glare or shadow beside it)."""
+        a card named and the glare or shadow beside it). Given the frame's ``shelf_share``
+        (``Comparison``), a block has texture to see only as far as glare left it: a block the glare
+        burnt out, or washed below ``least_texture``, is not judged (class: an outline round a
+        glare on an empty table)."""
         inside = self._inside(changes.shape, quad, cards)
         seen = np.count_nonzero(inside)
         if seen < self.settings.least_seen:
@@ -432,8 +442,10 @@ class EmptyShelf:
                 block = (slice(y, y + side), slice(x, x + side))
                 where = np.zeros_like(inside)
                 where[block] = inside[block]
-                if (np.count_nonzero(where) >= side * side / 2
-                        and float(self._texture[where].std()) >= self.settings.least_texture
+                if np.count_nonzero(where) < side * side / 2:
+                    continue
+                washed = 1.0 if shelf_share is None else float(shelf_share[where].mean())
+                if (float(self._texture[where].std()) * washed >= self.settings.least_texture
                         and not self._seen_again(texture, where)):
                     return False
         return True

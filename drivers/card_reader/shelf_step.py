@@ -74,7 +74,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     compared = shelf.compare(frame)
     if compared is None:
         return reading
-    changes, sharp = compared
+    changes, sharp = compared.changes, compared.sharp
     named = [c for c in reading.cards if c.ingredient is not None
              and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
     if _unchanged(shelf, frame, changes, named):
@@ -130,14 +130,18 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, na
 def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, compared: Comparison,
                            named: list[CardSighting]) -> bool:
     """Whether every outline of ``reading`` the stages could not read is, beyond the cards
-    ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``)."""
+    ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``). With no card named, the
+    parts of an outline where glare washed the shelf's texture out are not judged: the frame then
+    reads empty, where a card lost in the glare whole is a miss; beside cards named it would make
+    an "ok" leave it out, so there they are judged, and such an outline keeps the frame unsure."""
     unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
     if not unread:
         return True
     texture = shelf.texture(frame)               # once a frame, not once an outline
     quads = [np.asarray(c.quad, np.float32) for c in named]
     unexplained = shelf.unexplained_parts(compared.changes, quads, compared.sharp) if quads else None
-    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained) for quad in unread)
+    washed = None if quads else compared.shelf_share
+    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed) for quad in unread)
 
 
 def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:

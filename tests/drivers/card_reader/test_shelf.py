@@ -14,6 +14,7 @@ from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll, shelf_st
 from drivers.card_reader.designs import BACKGROUND_KINDS, PATTERNED, design_scene, empty_shelf, judge, make_design
 from drivers.card_reader.designs import table_background
 from drivers.card_reader.keypoints import quad_area, shared_area
+from drivers.card_reader.reading import FrameReading, sighting
 from drivers.card_reader.scenes import Conditions, Finger, Placement, compose_scene
 from drivers.card_reader.shelf import SETTINGS, EmptyShelf, ShelfKeeper, ShelfSettings
 from drivers.card_reader.shelf_step import WHOLE_CHANGE
@@ -567,6 +568,36 @@ def test_a_scene_whose_unread_outlines_show_the_shelf_in_the_coarse_band_reads_r
     monkeypatch.setattr(EmptyShelf, "_seen_again", lambda self, texture, where: fine_only(
         self, texture._replace(coarse=np.zeros_like(texture.coarse)), where))
     assert read(reader, scene, True) == "unsure"
+
+
+@pytest.mark.parametrize("kind", ("stone", "wood", "striped_wood", "tablecloth"))
+def test_an_outline_round_a_glare_on_an_empty_table_is_the_shelf_where_the_glare_left_it(faces, kind) -> None:
+    # the class: glare burns the table out, or washes its texture below what can be seen, and an
+    # outline the stages could not read round it did not show the shelf's texture there: an
+    # empty table read unsure. The washed-out part is not judged; a card beside the glare still is
+    frame, shelf = table_scene(faces, kind, [], dataclasses.replace(LIGHT, glare=(0.5, 0.5, 0.12, 1.2)))
+    outline = np.float32([[200, 120], [440, 120], [440, 400], [200, 400]])
+    compared, texture = shelf.compare(frame.image), shelf.texture(frame.image)
+    assert shelf.shows_the_shelf(texture, compared.changes, outline, [], None, compared.shelf_share)
+    assert not shelf.shows_the_shelf(texture, compared.changes, outline, [])      # judged where washed out
+    card = _brick_print(frame.image, (260, 300, 380, 400), 0.35)
+    compared = shelf.compare(card)
+    assert not shelf.shows_the_shelf(shelf.texture(card), compared.changes, outline, [], None, compared.shelf_share)
+
+
+def test_an_unread_outline_in_a_glare_beside_a_card_named_keeps_the_frame_unsure(faces) -> None:
+    # the class's limit: a card lost whole in a glare leaves nothing to see. With no card named the
+    # frame then reads empty, a miss; beside a card named an "ok" would leave it out, so there the
+    # washed-out part is judged and the outline round the glare keeps the frame unsure
+    glare = dataclasses.replace(LIGHT, glare=(0.5, 0.5, 0.12, 1.2))
+    frame, shelf = table_scene(faces, "stone", [Placement(SHIPPED_FACE_NAMES[1], (0.15, 0.3), 5.0, 0.2)], glare)
+    card = sighting(SHIPPED_FACE_NAMES[1], np.asarray(frame.cards[0][1], np.float32), 1.0)
+    outline = sighting(None, np.float32([[200, 120], [440, 120], [440, 400], [200, 400]]), 0.0)
+    compared = shelf.compare(frame.image)
+    alone = FrameReading("unsure", [outline])
+    assert shelf_step._only_the_shelf_unread(frame.image, alone, shelf, compared, [])
+    beside = FrameReading("unsure", [card, outline])
+    assert not shelf_step._only_the_shelf_unread(frame.image, beside, shelf, compared, [card])
 
 
 def _largest(mask: np.ndarray) -> np.ndarray:
