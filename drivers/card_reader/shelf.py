@@ -440,13 +440,12 @@ class EmptyShelf:
         for y in range(int(ys.min()), int(ys.max()) + 1, side):
             for x in range(int(xs.min()), int(xs.max()) + 1, side):
                 block = (slice(y, y + side), slice(x, x + side))
-                where = np.zeros_like(inside)
-                where[block] = inside[block]
+                where = inside[block]
                 if np.count_nonzero(where) < side * side / 2:
                     continue
-                washed = 1.0 if shelf_share is None else float(shelf_share[where].mean())
-                if (float(self._texture[where].std()) * washed >= self.settings.least_texture
-                        and not self._seen_again(texture, where)):
+                washed = 1.0 if shelf_share is None else float(shelf_share[block][where].mean())
+                if (float(self._texture[block][where].std()) * washed >= self.settings.least_texture
+                        and not self._seen_again(texture, where, block)):
                     return False
         return True
 
@@ -459,12 +458,14 @@ class EmptyShelf:
             cv2.fillConvexPoly(region, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 0)
         return cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
 
-    def _seen_again(self, texture: Textures, where: np.ndarray) -> bool:
-        """Whether a frame's ``texture`` correlates with the shelf's where the mask ``where`` is set,
-        in either band (``seen_through``): motion blur, the sensor's noise in a shadow or a camera
-        settled by a fraction of a pixel decorrelate a fine grain, and leave the coarse band."""
-        return (_correlated(texture.fine[where], self._texture[where], self.settings.seen_through)
-                or _correlated(texture.coarse[where], self._coarse[where], self.settings.seen_through))
+    def _seen_again(self, texture: Textures, where: np.ndarray,
+                    block: tuple[slice, slice] = (slice(None), slice(None))) -> bool:
+        """Whether a frame's ``texture`` correlates with the shelf's where the mask ``where`` (of
+        the ``block`` of the frame) is set, in either band (``seen_through``): motion blur, the
+        sensor's noise in a shadow or a camera settled by a fraction of a pixel decorrelate a fine
+        grain, and leave the coarse band."""
+        return (_correlated(texture.fine[block][where], self._texture[block][where], self.settings.seen_through)
+                or _correlated(texture.coarse[block][where], self._coarse[block][where], self.settings.seen_through))
 
     def scale(self) -> float:
         """Mask pixels per frame pixel."""

@@ -565,8 +565,8 @@ def test_a_scene_whose_unread_outlines_show_the_shelf_in_the_coarse_band_reads_r
     scene = design_scene(design, seed)
     assert read(reader, scene, True) == "right"
     fine_only = EmptyShelf._seen_again
-    monkeypatch.setattr(EmptyShelf, "_seen_again", lambda self, texture, where: fine_only(
-        self, texture._replace(coarse=np.zeros_like(texture.coarse)), where))
+    monkeypatch.setattr(EmptyShelf, "_seen_again", lambda self, texture, where, *block: fine_only(
+        self, texture._replace(coarse=np.zeros_like(texture.coarse)), where, *block))
     assert read(reader, scene, True) == "unsure"
 
 
