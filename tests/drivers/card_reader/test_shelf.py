@@ -359,12 +359,7 @@ def test_cards_side_by_side_on_a_pale_table_are_read_from_the_outlines_of_their_
     # the same class end to end: two cards side by side on a white tablecloth, darker than it, which
     # the stages outline as one light region round the whole table; one is placed by keypoints, the
     # other (a colour wheel) only its outline in the change reads. A development scene
-    design = make_design("tarot")
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, 7_200_011)
-    assert read(reader, scene, True) == "right"
-    monkeypatch.setattr(shelf_step, "outlines_of_change", lambda *args: [])
-    assert read(reader, scene, True) == "unsure"
+    _right_and_unsure_without(monkeypatch, "tarot", 7_200_011, shelf_step, "outlines_of_change", lambda *args: [])
 
 
 def test_a_change_without_the_finger_on_it_is_the_card(faces) -> None:
@@ -522,6 +517,18 @@ def test_a_card_whose_change_is_found_whole_is_read_by_the_thumbnail_where_the_f
     assert [read(reader, scene, True) for scene in scenes].count("right") == 0   # the fine look alone
 
 
+def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: int, owner: object, rule: str,
+                              stand_in: object) -> None:
+    """A normal development scene of design ``name`` reads right, and ``unsure`` with the ``rule``
+    of ``owner`` replaced by ``stand_in`` (the rule off)."""
+    design = make_design(name)
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, seed)
+    assert read(reader, scene, True) == "right"
+    monkeypatch.setattr(owner, rule, stand_in)
+    assert read(reader, scene, True) == "unsure"
+
+
 @pytest.mark.parametrize(("name", "seed"), (("tarot", 7_200_017), ("fullbleed", 7_300_133), ("ribbon", 7_300_028)))
 def test_a_card_the_keypoints_misplace_does_not_explain_its_own_change(
         name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -529,12 +536,8 @@ def test_a_card_the_keypoints_misplace_does_not_explain_its_own_change(
     # part of it (its quad stretched, one side short), which fails verification; counted as
     # explaining its change, it left the rest of that change, too small and out of shape to read
     # alone, and the frame unsure. Development scenes (normal, seeds 7200000 and 7300000 on)
-    design = make_design(name)
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, seed)
-    assert read(reader, scene, True) == "right"
-    monkeypatch.setattr(shelf_step, "_passing", lambda looks, frame, cards: cards)   # every placed card explains
-    assert read(reader, scene, True) == "unsure"
+    _right_and_unsure_without(monkeypatch, name, seed, shelf_step, "_passing",
+                              lambda looks, frame, cards: cards)                  # every placed card explains
 
 
 @pytest.mark.parametrize("kind", ("stone", "tablecloth"))
@@ -560,14 +563,9 @@ def test_a_scene_whose_unread_outlines_show_the_shelf_in_the_coarse_band_reads_r
         name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # the same class end to end: an empty striped table under motion blur, its stripes outlined;
     # two cards touching on a tablecloth beside an outline of the cloth. Development scenes
-    design = make_design(name)
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, seed)
-    assert read(reader, scene, True) == "right"
-    fine_only = EmptyShelf._seen_again
-    monkeypatch.setattr(EmptyShelf, "_seen_again", lambda self, texture, where, *block: fine_only(
-        self, texture._replace(coarse=np.zeros_like(texture.coarse)), where, *block))
-    assert read(reader, scene, True) == "unsure"
+    both_bands = EmptyShelf._seen_again
+    _right_and_unsure_without(monkeypatch, name, seed, EmptyShelf, "_seen_again", lambda self, texture, where, *block:
+                              both_bands(self, texture._replace(coarse=np.zeros_like(texture.coarse)), where, *block))
 
 
 @pytest.mark.parametrize("kind", ("stone", "wood", "striped_wood", "tablecloth"))
