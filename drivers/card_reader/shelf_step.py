@@ -193,7 +193,8 @@ def outlines_of_change(shelf: EmptyShelf, changes: np.ndarray, region: np.ndarra
     light of cards that touch."""
     _, labels = cv2.connectedComponents(changes.astype(np.uint8))
     whole = (np.isin(labels, np.unique(labels[region & (labels > 0)])) * 255).astype(np.uint8)
-    whole = cv2.morphologyEx(whole, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    gap = int(shelf.settings.gap)                                      # a card's parts the shelf joins
+    whole = cv2.morphologyEx(whole, cv2.MORPH_CLOSE, np.ones((gap, gap), np.uint8))
     outside = cv2.copyMakeBorder(whole, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)   # a way round every change
     cv2.floodFill(outside, np.zeros((outside.shape[0] + 2, outside.shape[1] + 2), np.uint8), (0, 0), 255)
     filled = cv2.bitwise_or(whole, cv2.bitwise_not(outside[1:-1, 1:-1]))
