@@ -135,7 +135,11 @@ class ShelfSettings:
     finger: float = THIN
     #: ... and so is such a change running from a card named for at least this many card lengths,
     #: wherever it ends (a hand lifted out of view, a finger drawn short): no part of a card is
-    #: that long and that narrow, as a card's diagonal is 1.23 of its length
+    #: that long and that narrow, as a card's diagonal is 1.23 of its length. So long a change is
+    #: as narrow as a finger on average (its area over its length): where it meets the card, the
+    #: shelf's fringe around both widens its rectangle past a finger's width (development scenes:
+    #: 0.55 card widths for a finger of 0.26), and it is no card lying across as long as it is
+    #: narrower than a card's width
     finger_length: float = 1.5
     #: a change beside the cards named is theirs when it lies within this share of a card's width
     #: of one: their contact shadow, a corner the outline cut short
@@ -652,12 +656,16 @@ class EmptyShelf:
 
     def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
         """Whether a change (``region``) runs to a card named (``under``), narrow, from the frame's
-        edge or for longer than any part of a card (``finger_length``): a finger on the card."""
+        edge or for longer than any part of a card (``finger_length``; then narrow on average): a
+        finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
         touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
         long = length >= self.settings.finger_length * self.settings.card_aspect * card_width
-        return (at_edge or long) and touching and narrow <= self.settings.finger * card_width
+        if not touching or not (at_edge or long):
+            return False
+        finger = self.settings.finger * card_width
+        return bool(narrow <= finger or (long and np.count_nonzero(region) <= finger * length and narrow < card_width))
 
 
 class ShelfKeeper:

@@ -318,11 +318,27 @@ def test_a_long_finger_on_a_card_named_is_not_a_card_wherever_it_ends(faces) -> 
     assert len(shelf.unexplained(_mask_of([named, band(70, 16)]), [card])) == 1       # 0.53 card widths
 
 
-@pytest.mark.parametrize(("seed", "hard"), ((7_300_135, False), (7_300_090, True)))
-def test_a_scene_with_a_finger_ending_before_the_frames_edge_reads_right(seed: int, hard: bool) -> None:
-    # the class end to end: development scenes of a finger drawn short, over two overlapping cards
-    # and over a small card
-    design = make_design("woodcut")
+def test_a_long_finger_widened_where_it_meets_the_card_is_a_finger_but_not_a_card_wide_change(faces) -> None:
+    # the class: where a long finger meets the card named, the shelf's fringe around both widens
+    # the rectangle around its change past a finger's width; on average (its area over its
+    # length) it is still a finger's. A change as narrow on average that stands a card's width
+    # across (a finger and a rim of another card beyond it) may be a card's visible part
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(20, 30), (50, 30), (50, 72), (20, 72)]                      # 30 x 42 px at the shelf's width
+    card = np.float32(named) / shelf.scale()
+    finger = [(50, 45), (120, 45), (120, 54), (50, 54)]                   # 1.7 card lengths, 0.3 card widths
+    base = [(50, 38), (62, 45), (62, 54), (50, 61)]                       # 0.77 card widths across the rectangle
+    assert shelf.unexplained(_mask_of([named, finger, base]), [card]) == []
+    rim = [(112, 45), (120, 45), (120, 78), (112, 78)]                    # 1.1 card widths across
+    assert len(shelf.unexplained(_mask_of([named, finger, rim]), [card])) == 1
+
+
+@pytest.mark.parametrize(("name", "seed", "hard"), (("woodcut", 7_300_135, False), ("woodcut", 7_300_090, True),
+                                                   ("fullbleed", 7_300_090, True)))
+def test_a_scene_with_a_finger_ending_before_the_frames_edge_reads_right(name: str, seed: int, hard: bool) -> None:
+    # the class end to end: development scenes of a finger drawn short, over two overlapping cards,
+    # over a small card, and widened where it meets a small card
+    design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=hard)
     assert scene.conditions.fingers
