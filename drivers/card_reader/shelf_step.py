@@ -63,6 +63,8 @@ class CardLooks(Protocol):
 
     def verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
 
+    def read_around(self, frame: np.ndarray, changes: list[np.ndarray]) -> list[CardSighting]: ...
+
 
 def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf) -> FrameReading:
     """``reading`` settled by what changed since the shelf was empty (``shelf``): "empty" where
@@ -93,6 +95,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         named += placed
         for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
             named += _read_changed_region(looks, frame, small, scale, compared, region, named, shelf)
+        named += _read_closer(looks, frame, shelf, compared, named)
         if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
             return _unsure(reading, "a change since the shelf was empty that no card named explains")
         if not all(_cover(shelf, compared, region, named) for region in regions if _lies_in(shelf, region, placed)):
@@ -181,6 +184,19 @@ def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
         if _cover(shelf, compared, region, cards):
             return cards
     return []
+
+
+def _read_closer(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Comparison,
+                 named: list[CardSighting]) -> list[CardSighting]:
+    """The cards read in the part of the frame around the changes the cards ``named`` leave
+    unexplained (``CardLooks.read_around``), or none: cards too small for the work image whose
+    changes met in one, or lie beside a thing of a small card's size elsewhere that kept the
+    reader from cutting the frame around them."""
+    quads = [np.asarray(c.quad, np.float32) for c in named]
+    regions = shelf.unexplained_regions(compared.changes, quads, compared.sharp)
+    if not regions:
+        return []
+    return looks.read_around(frame, [shelf.box(region) for region in regions])
 
 
 def outlines_of_change(shelf: EmptyShelf, changes: np.ndarray, region: np.ndarray,

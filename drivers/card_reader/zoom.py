@@ -94,6 +94,13 @@ class ZoomSettings:
     #: this many times it (a card turned 45 degrees: (1 + 1/1.4) / sqrt(2) = 1.21): edges of other
     #: sizes are passed over before their shape is looked at
     edge_box: float = 1.25
+    #: a cut-out around changes of the shelf (``cut_around``) reaches this share of the frame's
+    #: height beyond them: ``margin`` of the smallest card the kit reads (15 %, issue 15 point 3),
+    #: as the cards' own size is unknown where their changes met
+    change_margin: float = 0.075
+    #: ... and is read only when it shows its cards at least this many times as large as the work
+    #: image of the whole frame did: less, and it shows them at the size the stages just failed at
+    least_gain: float = 1.1
 
     def __post_init__(self) -> None:
         # ``edge_levels`` is no range: Canny takes its two levels either way round. A cut-out is cut
@@ -172,13 +179,35 @@ def cut_out(frame: np.ndarray, scale: float, quads: Sequence[np.ndarray],
     points = np.vstack([np.asarray(q, np.float64).reshape(4, 2) for q in quads]) / scale
     card = max(long_side(q) for q in quads) / scale
     (x0, y0), (x1, y1) = points.min(axis=0) - settings.margin * card, points.max(axis=0) + settings.margin * card
-    frame_h, frame_w = frame.shape[:2]
     height = max(y1 - y0, 0.75 * (x1 - x0), card / settings.card_share)
-    width = height / 0.75                                    # a usual frame's 4:3
     if card < settings.least_share * height:
         return None
-    height, width = min(height, frame_h), min(width, frame_w)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return _cut(frame, (x0 + x1) / 2, (y0 + y1) / 2, height, settings)
+
+
+def cut_around(frame: np.ndarray, quads: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> CutOut | None:
+    """The part of ``frame`` around ``quads`` (frame px: the changes of the shelf no card named
+    explains), as small as they and ``change_margin`` allow, brought to ``frame_height`` (at most
+    ``largest_factor`` times); None without quads, or when it would show them less than
+    ``least_gain`` times as large as the whole frame does. Cards whose changes met in one are read there at the size the outline stages
+    know, where the things seen in the work image (``cut_out``) were too many or too far apart."""
+    if not quads:
+        return None
+    points = np.vstack([np.asarray(q, np.float64).reshape(4, 2) for q in quads])
+    margin = settings.change_margin * frame.shape[0]
+    (x0, y0), (x1, y1) = points.min(axis=0) - margin, points.max(axis=0) + margin
+    height = max(y1 - y0, 0.75 * (x1 - x0), settings.frame_height / settings.largest_factor)
+    if height * settings.least_gain > frame.shape[0]:
+        return None
+    return _cut(frame, (x0 + x1) / 2, (y0 + y1) / 2, height, settings)
+
+
+def _cut(frame: np.ndarray, cx: float, cy: float, height: float, settings: ZoomSettings) -> CutOut | None:
+    """The part of ``frame`` ``height`` px high and a usual frame's 4:3, centred on (``cx``,
+    ``cy``) as far as the frame allows, brought to ``frame_height``; None when that would bring it
+    up more than ``largest_factor`` times."""
+    frame_h, frame_w = frame.shape[:2]
+    height, width = min(height, frame_h), min(height / 0.75, frame_w)
     left = int(round(min(max(0.0, cx - width / 2), frame_w - width)))
     top = int(round(min(max(0.0, cy - height / 2), frame_h - height)))
     part = frame[top:top + int(round(height)), left:left + int(round(width))]

@@ -534,12 +534,12 @@ def test_a_card_whose_change_is_found_whole_is_read_by_the_thumbnail_where_the_f
 
 
 def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: int, owner: object, rule: str,
-                              stand_in: object) -> None:
-    """A normal development scene of design ``name`` reads right, and ``unsure`` with the ``rule``
-    of ``owner`` replaced by ``stand_in`` (the rule off)."""
+                              stand_in: object, hard: bool = False) -> None:
+    """A development scene of design ``name`` (normal, or ``hard``) reads right, and ``unsure``
+    with the ``rule`` of ``owner`` replaced by ``stand_in`` (the rule off)."""
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, seed)
+    scene = design_scene(design, seed, hard=hard)
     assert read(reader, scene, True) == "right"
     monkeypatch.setattr(owner, rule, stand_in)
     assert read(reader, scene, True) == "unsure"
@@ -790,3 +790,33 @@ def test_a_card_of_the_shelfs_colours_cut_by_the_frame_beside_a_card_named_is_no
     design = make_design("fullbleed")
     reader = CardReader(enroll(dict(design.faces), design.back))
     assert read(reader, design_scene(design, 24_000_913, hard=True), True) == "right"
+
+
+@pytest.mark.parametrize("kind", ("wood", "tablecloth", "stone"))
+def test_small_cards_the_stages_left_unread_are_read_closer_around_their_changes(faces, reader, kind,
+                                                                              monkeypatch) -> None:
+    # the class: small cards (18 % of the frame) side by side, whose changes met in one of no
+    # card's shape, that the stages did not read closer (here their own cut-out is turned off: in
+    # the development scenes, a thing of a small card's size elsewhere, or an outline round both,
+    # kept them from it); the part of the frame around the changes no card explains shows them
+    # at the size the outlines read
+    placements = [Placement(SHIPPED_FACE_NAMES[2], (0.45, 0.47), 3.0, 0.18),
+                  Placement(SHIPPED_FACE_NAMES[5], (0.553, 0.5), -4.0, 0.18)]
+    frame, shelf = table_scene(faces, kind, placements)
+    monkeypatch.setattr(CardReader, "_zoomed", lambda *args: None)
+    reader.empty_shelf = shelf
+    reading = reader.identify(frame.image)
+    assert reading.status == "ok"
+    assert sorted(str(c.ingredient) for c in reading.cards) == sorted(p.ingredient for p in placements)
+    for card, (_, quad) in zip(sorted(reading.cards, key=lambda c: str(c.ingredient)), sorted(frame.cards)):
+        assert shared_area(np.float32(card.quad), np.float32(quad)) >= 0.8 * quad_area(np.float32(quad))
+    monkeypatch.setattr(shelf_step, "_read_closer", lambda *args: [])
+    assert reader.identify(frame.image).status == "unsure"
+
+
+@pytest.mark.parametrize(("name", "seed"), (("woodcut", 7_300_008), ("ribbon", 7_300_025)))
+def test_a_hard_scene_of_small_cards_reads_right_once_read_closer_around_its_changes(
+        name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class end to end: hard development scenes of small cards (seeds 7300000 on), one on a
+    # tablecloth whose squares the stages outline, one of two cards whose changes met in one
+    _right_and_unsure_without(monkeypatch, name, seed, shelf_step, "_read_closer", lambda *args: [], hard=True)

@@ -13,7 +13,7 @@ from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, CardSighting, Fr
 from drivers.card_reader.designs import BACKGROUND_KINDS, table_background
 from drivers.card_reader.thumbnails import WORK_H, work_image
 from drivers.card_reader.scenes import Placement, compose_scene
-from drivers.card_reader.zoom import (SETTINGS, CutOut, ZoomSettings, covered, cut_out, edge_outlines,
+from drivers.card_reader.zoom import (SETTINGS, CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outlines,
                                       larger_than_usual, long_side, small_cards, smaller_than_usual, usual_size)
 
 SIZES = ((640, 480), (1280, 960))
@@ -196,6 +196,45 @@ def test_no_cut_out_without_small_cards_or_for_cards_too_far_apart_or_too_coarse
     tiny = np.float32([[100, 100], [131, 100], [131, 143], [100, 143]])
     assert cut_out(coarse, 1.0, [tiny]) is None
     assert cut_out(coarse, 1.0, [tiny], dataclasses.replace(SETTINGS, largest_factor=4.0)) is not None
+
+
+def test_the_cut_out_around_changes_is_as_small_as_they_and_the_margin_allow() -> None:
+    # two small cards whose changes met in one: the cut-out is made for the changes, not a card
+    frame = np.zeros((480, 640, 3), np.uint8)
+    frame[200:208, 300:308] = 255                                               # a mark inside the changes
+    changes = [np.float32([[250, 150], [330, 150], [330, 260], [250, 260]]),
+               np.float32([[340, 170], [420, 170], [420, 280], [340, 280]])]
+    part = cut_around(frame, changes)
+    assert isinstance(part, CutOut)
+    assert part.image.shape[0] == SETTINGS.frame_height
+    assert part.factor * (130 + 2 * SETTINGS.change_margin * 480) == pytest.approx(SETTINGS.frame_height, rel=0.02)
+    for change in changes:
+        inside = (change - np.float32([part.x, part.y])) * part.factor
+        assert (inside >= 0).all() and (inside[:, 0] <= part.image.shape[1]).all()
+        assert (inside[:, 1] <= part.image.shape[0]).all()
+        assert np.allclose(part.to_frame(inside), change, atol=1e-3)
+    x, y = np.round((np.float32([304, 204]) - np.float32([part.x, part.y])) * part.factor).astype(int)
+    assert (part.image[y, x] == 255).all()
+
+
+def test_no_cut_out_around_changes_that_fill_the_frame_or_none_at_all() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    assert cut_around(frame, []) is None
+    spread = [np.float32([[20, 20], [80, 20], [80, 100], [20, 100]]),
+              np.float32([[560, 380], [620, 380], [620, 460], [560, 460]])]
+    assert cut_around(frame, spread) is None                                    # no gain over the whole frame
+    tall = [np.float32([[300, 30], [360, 30], [360, 420], [300, 420]])]          # 0.81 of the frame with its margin
+    assert cut_around(frame, tall) is None
+    assert cut_around(frame, tall, dataclasses.replace(SETTINGS, least_gain=1.0)) is not None
+
+
+def test_a_cut_out_around_a_small_change_is_brought_up_no_more_than_the_largest_factor() -> None:
+    frame = np.zeros((480, 640, 3), np.uint8)
+    dot = [np.float32([[300, 200], [310, 200], [310, 210], [300, 210]])]
+    part = cut_around(frame, dot)
+    assert isinstance(part, CutOut)
+    assert part.factor == pytest.approx(SETTINGS.largest_factor, rel=0.01)
+    assert part.x <= 300 and part.y <= 200 and part.x + 640 / part.factor >= 310 and part.y + 480 / part.factor >= 210
 
 
 def test_a_thing_is_covered_by_a_card_sharing_most_of_it() -> None:
