@@ -32,10 +32,10 @@ from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, wo
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import Verdict, VerifySettings, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
-from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outlines, larger_than_usual, long_side, small_cards,
-                   smaller_than_usual, usual_size)
+from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outlines, larger_than_usual, long_side,
+                   small_cards, smaller_than_usual, usual_size)
 from .shelf import EmptyShelf, ShelfKeeper
-from .shelf_step import told_by_shelf
+from .shelf_step import ReadCloser, told_by_shelf
 from .second_look import (HIDING_AREA, hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
 
@@ -255,18 +255,21 @@ class CardReader:
         return FrameReading("ok", [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
                                    for c in inner.cards])
 
-    def read_around(self, frame: np.ndarray, changes: list[np.ndarray]) -> list[CardSighting]:
+    def read_around(self, frame: np.ndarray, changes: list[np.ndarray], shelf: EmptyShelf) -> ReadCloser | None:
         """The cards (frame px) an "ok" reading of the part of ``frame`` around ``changes`` (frame
-        px, ``zoom.cut_around``) names, or none: cards whose changes no card named explains, read
-        closer."""
+        px, ``zoom.cut_around``) names, and that part, or None: cards whose changes no card named
+        explains, read closer, with the same part of the empty ``shelf`` (``told_by_shelf``, not
+        closer again)."""
         part = cut_around(frame, changes, self.zoom_settings)
         if part is None:
-            return []
-        inner = self._read_whole(part.image, *work_image(part.image))
+            return None
+        inner = told_by_shelf(self, part.image, self._read_at_every_size(part.image),
+                              EmptyShelf(part.same_part(shelf.frame), shelf.settings), closer=False)
         log.debug("card reader: read again around the changes: %s", inner.status)
         if inner.status != "ok":
-            return []
-        return [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence) for c in inner.cards]
+            return None
+        return ReadCloser([sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
+                           for c in inner.cards], part.outline())
 
     def cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> CutOut | None:
         """``zoom.cut_out``: the part of ``frame`` around ``things`` (work px) read for small cards."""

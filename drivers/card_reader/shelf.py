@@ -403,7 +403,7 @@ class EmptyShelf:
 
     def shows_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray,
                         cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None,
-                        shelf_share: np.ndarray | None = None) -> bool:
+                        shelf_share: np.ndarray | None = None, read_closer: np.ndarray | None = None) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
         ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
         and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
@@ -421,8 +421,11 @@ class EmptyShelf:
         a card named and the glare or shadow beside it). Given the frame's ``shelf_share``
         (``Comparison``), a block has texture to see only as far as glare left it: a block the glare
         burnt out, or washed below ``least_texture``, is not judged (class: an outline round a
-        glare on an empty table)."""
-        inside = self._inside(changes.shape, quad, cards)
+        glare on an empty table). The part of the frame ``read_closer`` (a quad, frame px), where
+        cards were read again closer with the shelf, is left out: that reading judged the outlines
+        there (class: an outline round small cards, too small for the outline stages, and the
+        finger or shadow beside them)."""
+        inside = self._inside(changes.shape, quad, cards if read_closer is None else [*cards, read_closer])
         seen = np.count_nonzero(inside)
         if seen < self.settings.least_seen:
             return True                  # an outline of a card named, or of its part

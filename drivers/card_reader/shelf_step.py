@@ -10,13 +10,13 @@ verification; else "unsure". It reads cards in the changes through the reader (`
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
 
 from .detect import Detector
-from .keypoints import quad_area
+from .keypoints import quad_area, shared_area
 from .quad_fit import overlapping
 from .reading import CardSighting, FrameReading
 from .second_look import HIDING_AREA
@@ -38,6 +38,10 @@ CHANGE_HEIGHT = (0.13, 0.95)
 #: first, 0.31-0.37, and, with glare on it or on a shelf of its colours, too little of it to count
 #: as a card of its own once the first was named
 WHOLE_CHANGE = 0.8
+#: a card read again closer is one named already when it shares this much of its area with a
+#: card of its ingredient: the outlines of one card fitted twice differ by a few pixels, and two
+#: cards of one ingredient overlap by far less (more than 0.3 is never how a player lays them)
+SAME_CARD = 0.7
 #: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
 #: its edge: an outline snapped to a card's printed edge strays by a pixel or two
 EDGE_SLACK = 3.0
@@ -48,6 +52,13 @@ def _cut_by_the_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     h, w = shape[:2]
     return bool((quad < -EDGE_SLACK).any() or (quad[:, 0] > w - 1 + EDGE_SLACK).any()
                 or (quad[:, 1] > h - 1 + EDGE_SLACK).any())
+
+
+class ReadCloser(NamedTuple):
+    """The cards read in a part of the frame brought up (frame px), and that part's outline."""
+
+    cards: list[CardSighting]
+    part: np.ndarray
 
 
 class CardLooks(Protocol):
@@ -63,13 +74,15 @@ class CardLooks(Protocol):
 
     def verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
 
-    def read_around(self, frame: np.ndarray, changes: list[np.ndarray]) -> list[CardSighting]: ...
+    def read_around(self, frame: np.ndarray, changes: list[np.ndarray], shelf: EmptyShelf) -> ReadCloser | None: ...
 
 
-def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf) -> FrameReading:
+def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf,
+                  closer: bool = True) -> FrameReading:
     """``reading`` settled by what changed since the shelf was empty (``shelf``): "empty" where
     nothing of a card's size changed; "ok" where every change lies under a card named, read by
-    the stages or in the change itself, and every card passes verification; else "unsure".
+    the stages, in the change itself or (``closer``) in the part of the frame around the changes,
+    and every card passes verification; else "unsure".
     What the stages alone could not tell from a card is then the shelf's own texture, or a
     shadow or glare over it; and an "ok" of the stages that left a card out is told by the
     change the card made."""
@@ -89,18 +102,15 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return FrameReading("empty")
     if reading.status == "ok" and not regions:
         return _unless_hidden(shelf, frame, changes, named, reading)
+    read_closer = None
     if regions:
-        small, scale = work_image(frame)
-        placed = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named))
-        named += placed
-        for region in shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
-            named += _read_changed_region(looks, frame, small, scale, compared, region, named, shelf)
-        named += _read_closer(looks, frame, shelf, compared, named)
+        found, placed, read_closer = _cards_in_the_changes(looks, frame, reading, shelf, compared, named, closer)
+        named += found
         if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
             return _unsure(reading, "a change since the shelf was empty that no card named explains")
         if not all(_cover(shelf, compared, region, named) for region in regions if _lies_in(shelf, region, placed)):
             return _unsure(reading, "a change holds more than the cards keypoints placed in it")
-    if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
+    if not _only_the_shelf_unread(frame, reading, shelf, compared, named, read_closer):
         return _unsure(reading, "an outline the stages could not read is not the shelf's")
     if _unchanged(shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
@@ -111,6 +121,30 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return _unsure(reading, "a card named in the changes fails verification")
     log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
     return _unless_hidden(shelf, frame, changes, named, verified)
+
+
+def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf,
+                          compared: Comparison, named: list[CardSighting],
+                          closer: bool) -> tuple[list[CardSighting], list[CardSighting], np.ndarray | None]:
+    """The cards that explain the changes the cards ``named`` leave unexplained, each passing
+    verification: placed by the keypoints, read in each change, and last (``closer``) read in the
+    part of the frame around them; with the cards placed, and that part (frame px) or None."""
+    small, scale = work_image(frame)
+    placed = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named))
+    found = list(placed)
+    for region in shelf.unexplained_regions(compared.changes, _quads(named + found), compared.sharp):
+        found += _passing(looks, frame, _read_changed_region(looks, frame, small, scale, compared, region,
+                                                             named + found, shelf))
+    if not closer:
+        return found, placed, None
+    again = _read_closer(looks, frame, shelf, compared, named + found)
+    if again is None:
+        return found, placed, None
+    return found + again.cards, placed, again.part
+
+
+def _quads(cards: list[CardSighting]) -> list[np.ndarray]:
+    return [np.asarray(c.quad, np.float32) for c in cards]
 
 
 def _passing(looks: CardLooks, frame: np.ndarray, cards: list[CardSighting]) -> list[CardSighting]:
@@ -131,12 +165,14 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, na
 
 
 def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, compared: Comparison,
-                           named: list[CardSighting]) -> bool:
+                           named: list[CardSighting], read_closer: np.ndarray | None = None) -> bool:
     """Whether every outline of ``reading`` the stages could not read is, beyond the cards
     ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``). With no card named, the
     parts of an outline where glare washed the shelf's texture out are not judged: the frame then
     reads empty, where a card lost in the glare whole is a miss; beside cards named it would make
-    an "ok" leave it out, so there they are judged, and such an outline keeps the frame unsure."""
+    an "ok" leave it out, so there they are judged, and such an outline keeps the frame unsure.
+    The part of the frame ``read_closer`` (frame px), if any, is not judged: its own reading,
+    with the shelf, judged the outlines there at the size the outline stages read."""
     unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
     if not unread:
         return True
@@ -144,7 +180,8 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
     quads = [np.asarray(c.quad, np.float32) for c in named]
     unexplained = shelf.unexplained_parts(compared.changes, quads, compared.sharp) if quads else None
     washed = None if quads else compared.shelf_share
-    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed) for quad in unread)
+    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed, read_closer)
+               for quad in unread)
 
 
 def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:
@@ -187,16 +224,27 @@ def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
 
 
 def _read_closer(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Comparison,
-                 named: list[CardSighting]) -> list[CardSighting]:
-    """The cards read in the part of the frame around the changes the cards ``named`` leave
-    unexplained (``CardLooks.read_around``), or none: cards too small for the work image whose
-    changes met in one, or lie beside a thing of a small card's size elsewhere that kept the
-    reader from cutting the frame around them."""
-    quads = [np.asarray(c.quad, np.float32) for c in named]
-    regions = shelf.unexplained_regions(compared.changes, quads, compared.sharp)
-    if not regions:
-        return []
-    return looks.read_around(frame, [shelf.box(region) for region in regions])
+                 named: list[CardSighting]) -> ReadCloser | None:
+    """The cards read, beside the cards ``named``, in the part of the frame around every change
+    where the cards named leave one unexplained, with the same part of the empty shelf
+    (``CardLooks.read_around``), or None: cards too small for the work image whose changes met in
+    one, or lie beside a thing of a small card's size elsewhere that kept the reader from cutting
+    the frame around them. The part holds the cards named too (a card cut by its edge would keep
+    it unsure); read there again at their place, they are not named twice."""
+    if not shelf.unexplained_regions(compared.changes, _quads(named), compared.sharp):
+        return None
+    every = [shelf.box(region) for region in shelf.unexplained_regions(compared.changes, [], compared.sharp)]
+    again = looks.read_around(frame, every, shelf)
+    if again is None:
+        return None
+    return again._replace(cards=[card for card in again.cards if not _named_already(card, named)])
+
+
+def _named_already(card: CardSighting, named: list[CardSighting]) -> bool:
+    """Whether ``card`` is one of the cards ``named``: the same ingredient over most of it."""
+    quad = np.asarray(card.quad, np.float32)
+    return any(c.ingredient == card.ingredient
+               and shared_area(np.asarray(c.quad, np.float32), quad) >= SAME_CARD * quad_area(quad) for c in named)
 
 
 def outlines_of_change(shelf: EmptyShelf, changes: np.ndarray, region: np.ndarray,

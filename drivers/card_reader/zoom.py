@@ -127,6 +127,17 @@ class CutOut:
         """A quad of the cut-out (cut-out px) in frame px."""
         return np.asarray(quad, np.float32) / np.float32(self.factor) + np.array([self.x, self.y], np.float32)
 
+    def outline(self) -> np.ndarray:
+        """The part's corners in frame px, clockwise from its top-left."""
+        height, width = self.image.shape[:2]
+        return self.to_frame(np.float32([[0, 0], [width, 0], [width, height], [0, height]]))
+
+    def same_part(self, frame: np.ndarray) -> np.ndarray:
+        """The same part of another frame of the same size (the empty shelf's), brought up alike."""
+        height, width = self.image.shape[:2]
+        part = frame[self.y:self.y + round(height / self.factor), self.x:self.x + round(width / self.factor)]
+        return cv2.resize(part, (width, height), interpolation=cv2.INTER_LINEAR)
+
 
 def small_cards(small: np.ndarray, seen: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> list[np.ndarray]:
     """Quads (work px) of things of a small card's size in the work image ``small``: the outlines
@@ -186,11 +197,12 @@ def cut_out(frame: np.ndarray, scale: float, quads: Sequence[np.ndarray],
 
 
 def cut_around(frame: np.ndarray, quads: Sequence[np.ndarray], settings: ZoomSettings = SETTINGS) -> CutOut | None:
-    """The part of ``frame`` around ``quads`` (frame px: the changes of the shelf no card named
-    explains), as small as they and ``change_margin`` allow, brought to ``frame_height`` (at most
-    ``largest_factor`` times); None without quads, or when it would show them less than
-    ``least_gain`` times as large as the whole frame does. Cards whose changes met in one are read there at the size the outline stages
-    know, where the things seen in the work image (``cut_out``) were too many or too far apart."""
+    """The part of ``frame`` around ``quads`` (frame px: the rectangles around the changes since
+    the shelf was empty), as small as they and ``change_margin`` allow, brought to
+    ``frame_height`` (at most ``largest_factor`` times); None without quads, or when it would show
+    them less than ``least_gain`` times as large as the whole frame does. Small cards whose
+    changes met in one are read there at the size the outline stages know, where the things seen
+    in the work image (``cut_out``) were too many or too far apart."""
     if not quads:
         return None
     points = np.vstack([np.asarray(q, np.float64).reshape(4, 2) for q in quads])

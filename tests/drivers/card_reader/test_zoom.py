@@ -217,6 +217,20 @@ def test_the_cut_out_around_changes_is_as_small_as_they_and_the_margin_allow() -
     assert (part.image[y, x] == 255).all()
 
 
+@pytest.mark.parametrize("size", ((640, 480), (1280, 960)))
+def test_a_cut_out_takes_the_same_part_of_another_frame_and_knows_its_outline(size: tuple[int, int]) -> None:
+    # the empty shelf's frame is cut and brought up as the frame was, pixel for pixel
+    rng = np.random.default_rng(5)
+    frame = rng.integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    changes = [np.float32([[250, 150], [330, 150], [330, 260], [250, 260]]) * (size[0] / 640)]
+    part = cut_around(frame, changes)
+    assert isinstance(part, CutOut)
+    assert np.array_equal(part.same_part(frame), part.image)
+    corners = part.outline()
+    assert np.allclose(corners[0], [part.x, part.y], atol=1e-3)
+    assert np.allclose(corners[2] - corners[0], np.float32(part.image.shape[1::-1]) / part.factor, atol=1e-3)
+
+
 def test_no_cut_out_around_changes_that_fill_the_frame_or_none_at_all() -> None:
     frame = np.zeros((480, 640, 3), np.uint8)
     assert cut_around(frame, []) is None
