@@ -69,6 +69,11 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     return [v.astype(np.float32) for v in out]
 
 
+def _in_frame(part: CutOut, cards: list[CardSighting]) -> list[CardSighting]:
+    """The ``cards`` read in a cut-out (``part``), their quads in frame px."""
+    return [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence) for c in cards]
+
+
 class CardReader:
     """Reads the ingredient cards in camera frames against enrolled references.
 
@@ -252,8 +257,7 @@ class CardReader:
         inner = self._read_whole(part.image, *work_image(part.image))
         if inner.status != "ok":
             return None
-        return FrameReading("ok", [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
-                                   for c in inner.cards])
+        return FrameReading("ok", _in_frame(part, inner.cards))
 
     def read_around(self, frame: np.ndarray, changes: list[np.ndarray], shelf: EmptyShelf) -> ReadCloser | None:
         """The cards (frame px) an "ok" reading of the part of ``frame`` around ``changes`` (frame
@@ -268,8 +272,7 @@ class CardReader:
         log.debug("card reader: read again around the changes: %s", inner.status)
         if inner.status != "ok":
             return None
-        return ReadCloser([sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence)
-                           for c in inner.cards], part.outline())
+        return ReadCloser(_in_frame(part, inner.cards), part.outline())
 
     def cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> CutOut | None:
         """``zoom.cut_out``: the part of ``frame`` around ``things`` (work px) read for small cards."""

@@ -94,7 +94,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
              and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
     if _unchanged(shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
-    regions = shelf.unexplained_regions(changes, [np.asarray(c.quad, np.float32) for c in named], sharp)
+    regions = shelf.unexplained_regions(changes, _quads(named), sharp)
     if not regions and not named:
         if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
             return reading
@@ -106,7 +106,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     if regions:
         found, placed, read_closer = _cards_in_the_changes(looks, frame, reading, shelf, compared, named, closer)
         named += found
-        if shelf.unexplained(changes, [np.asarray(c.quad, np.float32) for c in named], sharp):
+        if shelf.unexplained(changes, _quads(named), sharp):
             return _unsure(reading, "a change since the shelf was empty that no card named explains")
         if not all(_cover(shelf, compared, region, named) for region in regions if _lies_in(shelf, region, placed)):
             return _unsure(reading, "a change holds more than the cards keypoints placed in it")
@@ -114,7 +114,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return _unsure(reading, "an outline the stages could not read is not the shelf's")
     if _unchanged(shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
-    if overlapping([np.asarray(c.quad, np.float32) for c in named]):
+    if overlapping(_quads(named)):
         return _unsure(reading, "cards named in the changes overlap more than a player lays them")
     verified = looks.verified(frame, FrameReading("ok", named))
     if verified.status != "ok":
@@ -144,6 +144,7 @@ def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameRea
 
 
 def _quads(cards: list[CardSighting]) -> list[np.ndarray]:
+    """The quads (frame px) of ``cards``."""
     return [np.asarray(c.quad, np.float32) for c in cards]
 
 
@@ -159,7 +160,7 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, na
                    reading: FrameReading) -> FrameReading:
     """``reading`` ("ok"), or unsure where beyond the cards ``named`` the shelf's texture is hidden
     over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out)."""
-    if shelf.hides_a_card(frame, changes, [np.asarray(c.quad, np.float32) for c in named]):
+    if shelf.hides_a_card(frame, changes, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's texture is hidden as by a card")
     return reading
 
@@ -177,7 +178,7 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
     if not unread:
         return True
     texture = shelf.texture(frame)               # once a frame, not once an outline
-    quads = [np.asarray(c.quad, np.float32) for c in named]
+    quads = _quads(named)
     unexplained = shelf.unexplained_parts(compared.changes, quads, compared.sharp) if quads else None
     washed = None if quads else compared.shelf_share
     return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed, read_closer)
@@ -187,7 +188,7 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
 def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:
     """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``) and
     its print does not hide the shelf's texture (``hides_the_shelf``: a card of the shelf's colours)."""
-    quads = [q for q in (np.asarray(c.quad, np.float32) for c in named)
+    quads = [q for q in _quads(named)
              if shelf.changed_share(changes, q) < shelf.settings.least_card]
     if not quads:
         return False
@@ -215,7 +216,7 @@ def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
     card = _read_change(looks, frame, small, scale, shelf.box(region), named)
     if card is not None and _cover(shelf, compared, region, [card]):
         return [card]
-    quads = [np.asarray(c.quad, np.float32) for c in named]
+    quads = _quads(named)
     for boxes in (shelf.parts(region, quads), outlines_of_change(shelf, compared.changes, region, small.shape)):
         cards = [c for c in (_read_change(looks, frame, small, scale, box, named) for box in boxes) if c is not None]
         if _cover(shelf, compared, region, cards):
@@ -277,7 +278,7 @@ def _lies_in(shelf: EmptyShelf, region: np.ndarray, cards: list[CardSighting]) -
 def _cover(shelf: EmptyShelf, compared: Comparison, region: np.ndarray, cards: list[CardSighting]) -> bool:
     """Whether ``cards`` together cover a change (``region``) but for ``1 - WHOLE_CHANGE`` of it
     in parts that may be a card."""
-    quads = [np.asarray(c.quad, np.float32) for c in cards]
+    quads = _quads(cards)
     return shelf.uncovered_share(region, quads, compared.sharp) <= 1 - WHOLE_CHANGE
 
 
