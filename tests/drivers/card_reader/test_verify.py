@@ -12,8 +12,9 @@ from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.reading import CardSighting, FrameReading
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
+from drivers.card_reader.designs import make_design
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
-                                        lead_probability, side_ratio, verify_card)
+                                        lead_probability, shrunk_quads, side_ratio, verify_card)
 from tests.drivers.card_reader.ribbon_design import RIBBON, ribbon_faces
 
 
@@ -102,6 +103,30 @@ def test_an_outline_more_skewed_than_a_tilted_card_fails(ribbon, ribbon_matcher)
     assert not verdict.passed and "tilted card" in verdict.reason, verdict
 
 
+def over_the_card_beneath(faces: dict[str, np.ndarray], top: str, beneath: str) -> tuple[np.ndarray, np.ndarray]:
+    """A card on one beneath it, and the top card's outline run on over the one beneath to 1.75:1."""
+    shot = compose_scene(faces, [Placement(beneath, (0.5, 0.62), 0.0, 0.5), Placement(top, (0.5, 0.42), 0.0, 0.5)],
+                         "wood", seed=3)
+    quad = np.array(shot.cards[1][1], np.float32)
+    run_on = quad.copy()
+    run_on[2], run_on[3] = quad[1] + 1.25 * (quad[2] - quad[1]), quad[0] + 1.25 * (quad[3] - quad[0])
+    return shot.image, run_on
+
+
+@pytest.mark.parametrize("design, top, beneath", [
+    ("ribbon", "scorpion", "feather"), ("fullbleed", "flower", "scorpion"), ("fullbleed", "root", "claw"),
+    ("fullbleed", "toad", "fern"), ("tarot", "fern", "root"), ("tarot", "mushroom", "toad")])
+def test_an_outline_stretched_over_the_card_beneath_is_refused(ribbon, design, top, beneath) -> None:
+    # an outline of two overlapping cards as one, fitted to the top card stretched over the other:
+    # its face still led the others, and the reading left the card beneath out (an ``ok``)
+    faces = ribbon if design == "ribbon" else dict(make_design(design).faces)
+    matcher = FineMatcher(enroll(faces).faces)
+    image, run_on = over_the_card_beneath(faces, top, beneath)
+    assert verify_card(image, run_on, top, matcher, dataclasses.replace(SETTINGS, tilted_aspect=2.0)).passed
+    verdict = verify_card(image, run_on, top, matcher)
+    assert not verdict.passed and "stretched" in verdict.reason, verdict
+
+
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
     image, quad = scene(ribbon, "toad", 10.0)
     for named in SHIPPED_FACE_NAMES:
@@ -133,6 +158,13 @@ def test_geometry_helpers() -> None:
     assert past_bottom[2, 1] == pytest.approx(210) and past_bottom[0, 1] == 0
     assert past_top[0, 1] == pytest.approx(-70) and past_top[2, 1] == 140
     assert all_round[0] == pytest.approx([-12.5, -17.5]) and all_round[2] == pytest.approx([112.5, 157.5])
+    assert shrunk_quads(card, 1.4) == [] and shrunk_quads(card, 1.5) == []
+    keep_top, keep_bottom = shrunk_quads(card, 1.0)
+    assert keep_top.tolist() == [[0, 0], [100, 0], [100, 100], [0, 100]]
+    assert keep_bottom.tolist() == [[0, 40], [100, 40], [100, 140], [0, 140]]
+    lying = np.array([[0, 0], [140, 0], [140, 100], [0, 100]], np.float32)    # its long sides across
+    assert [q.tolist() for q in shrunk_quads(lying, 1.0)] == [
+        [[0, 0], [100, 0], [100, 100], [0, 100]], [[40, 0], [140, 0], [140, 100], [40, 100]]]
 
 
 def test_the_probability_is_its_bands_and_is_counted_from_known_readings() -> None:
@@ -164,7 +196,8 @@ def test_the_verify_settings_defaults_pass_their_checks_and_a_lead_may_be_negati
 @pytest.mark.parametrize(("change", "error"), (
     ({"min_own": "0.15"}, TypeError), ({"max_skew": True}, TypeError), ({"min_lead": "-0.1"}, TypeError),
     ({"aspect": 1.4}, TypeError), ({"band_right": (0.5, 0.0, 0.5, 0.5, 0.5, 0.5)}, ValueError),
-    ({"grow": -0.47}, ValueError), ({"lead_bands": (0.0, float("inf"), 0.1, 0.2, 0.3)}, ValueError),
+    ({"grow": -0.47}, ValueError), ({"card_aspect": 1.7}, ValueError),
+    ({"lead_bands": (0.0, float("inf"), 0.1, 0.2, 0.3)}, ValueError),
     ({"aspect": (1.8, 1.15)}, ValueError), ({"lead_bands": (0.0, 0.1, 0.05, 0.2, 0.3)}, ValueError),
     ({"band_right": (0.5, 0.9, 0.9, 0.9, 0.9, 1.1)}, ValueError), ({"band_right": (0.5, 0.9)}, ValueError)))
 def test_a_bad_verify_setting_is_refused_by_name(change: dict[str, object], error: type[Exception]) -> None:
