@@ -147,16 +147,14 @@ def shrunk_quads(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
     if long <= aspect * short:
         return []
     keep = aspect * short / long
-    if np.linalg.norm(down) >= np.linalg.norm(across):
-        ends = ((0, 3), (1, 2))              # each long side, from its top corner to its bottom one
-    else:
-        ends = ((0, 1), (3, 2))
+    # the two long sides, each from its first corner to its last: down the quad, or across it
+    long_sides = ((0, 3), (1, 2)) if np.linalg.norm(down) >= np.linalg.norm(across) else ((0, 1), (3, 2))
     quads = []
-    for start_at_top in (True, False):
+    for keep_first_end in (True, False):
         cut = q.copy()
-        for a, b in ends:
-            fixed, moved = (a, b) if start_at_top else (b, a)
-            cut[moved] = q[fixed] + keep * (q[moved] - q[fixed])
+        for side in long_sides:
+            kept, moved = side if keep_first_end else side[::-1]
+            cut[moved] = q[kept] + keep * (q[moved] - q[kept])
         quads.append(cut.astype(np.float32))
     return quads
 
