@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader, SHIPPED_FACE_NAMES, enroll
+from drivers.card_reader.designs import make_design
 from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.reading import CardSighting, FrameReading
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
-from drivers.card_reader.designs import make_design
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
                                         lead_probability, shrunk_quads, side_ratio, verify_card)
 from tests.drivers.card_reader.ribbon_design import RIBBON, ribbon_faces
