@@ -123,12 +123,16 @@ def side_ratio(quad: np.ndarray) -> float:
     return max(a, b) / max(1e-6, min(a, b))
 
 
+def _down_and_across(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of a quad's two sides down it, and of its two sides across it (clockwise from its top-left)."""
+    return ((q[3] - q[0]) + (q[2] - q[1])) / 2, ((q[1] - q[0]) + (q[2] - q[3])) / 2
+
+
 def grown_quads(quad: np.ndarray, grow: float) -> list[np.ndarray]:
     """``quad`` (clockwise from its top-left) grown by ``grow`` of its height past its bottom, past
     its top, and by half of that all round."""
     q = np.asarray(quad, np.float64)
-    down = ((q[3] - q[0]) + (q[2] - q[1])) / 2
-    across = ((q[1] - q[0]) + (q[2] - q[3])) / 2
+    down, across = _down_and_across(q)
     past_bottom = q + np.array([0, 0, 1, 1])[:, None] * grow * down
     past_top = q - np.array([1, 1, 0, 0])[:, None] * grow * down
     each_side = grow / 4                     # the height and the width each grow by half of ``grow``
@@ -141,8 +145,7 @@ def shrunk_quads(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
     """``quad`` (clockwise from its top-left) cut down along its long sides to ``aspect`` (long over
     short), keeping either end; none if it is no longer than that."""
     q = np.asarray(quad, np.float64)
-    down = ((q[3] - q[0]) + (q[2] - q[1])) / 2
-    across = ((q[1] - q[0]) + (q[2] - q[3])) / 2
+    down, across = _down_and_across(q)
     long, short = sorted((float(np.linalg.norm(down)), float(np.linalg.norm(across))), reverse=True)
     if long <= aspect * short:
         return []
