@@ -180,6 +180,8 @@ def test_a_merged_outline_read_as_one_card_gets_the_second_look(faces: dict[str,
     monkeypatch.setattr(verify_module, "skewed", lambda quad, limit: False)   # verification's check, too
     assert reader.identify(scene.image).status == "unsure"     # the merged face trails another: not a card
     reader.verify_settings = dataclasses.replace(reader.verify_settings, min_lead=-0.1)
+    assert reader.identify(scene.image).status == "unsure"     # longer than a tilted card, on a weak lead
+    reader.verify_settings = dataclasses.replace(reader.verify_settings, tilted_aspect=reader.verify_settings.aspect[1])
     assert reader.identify(scene.image).ingredients == ("feather",)        # the wrong reading they prevent
 
 

@@ -127,6 +127,19 @@ def test_an_outline_stretched_over_the_card_beneath_is_refused(ribbon, design, t
     assert not verdict.passed and "stretched" in verdict.reason, verdict
 
 
+@pytest.mark.parametrize("design, top, beneath", [("ribbon", "scorpion", "feather"), ("tarot", "flower", "scorpion")])
+def test_an_outline_longer_than_a_card_is_named_on_a_clear_lead_only(ribbon, design, top, beneath) -> None:
+    # an outline round two overlapping cards as one, misfitted so that no cut-down outline reads
+    # better (here: cut down to 1.59:1 only), named as the top card by a lead under 0.1
+    faces = ribbon if design == "ribbon" else dict(make_design(design).faces)
+    matcher = FineMatcher(enroll(faces).faces)
+    image, run_on = over_the_card_beneath(faces, top, beneath)
+    barely_cut = dataclasses.replace(SETTINGS, card_aspect=1.59)
+    assert verify_card(image, run_on, top, matcher, dataclasses.replace(barely_cut, long_lead=1e-6)).passed
+    verdict = verify_card(image, run_on, top, matcher, barely_cut)
+    assert not verdict.passed and "longer than a card" in verdict.reason and verdict.lead < 0.1, verdict
+
+
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
     image, quad = scene(ribbon, "toad", 10.0)
     for named in SHIPPED_FACE_NAMES:
