@@ -81,7 +81,7 @@ class VerifySettings:
     #: lead clearly: an outline round two overlapping cards as one, named as the top card, led by
     #: 0.004 and 0.05 (wrong readings of the runs at 703ae47 and 4715aa9, the card beneath left
     #: out). On the 1250 development scenes such outlines named 4 cards, all right: 3 led by
-    #: 0.14-0.36; one, beside a hand in a frame read `unsure` for it, by 0.004 (now refused).
+    #: 0.14-0.36; one, in a frame with a hand in it, read `unsure` anyway, by 0.004 (now refused).
     #: 0.1 lies in the right cards' 5th percentile (0.06-0.24, ``lead_bands``)
     long_lead: float = 0.1
     #: the lead's bands, from low to high, for its probability of being right: the right cards of
