@@ -195,14 +195,11 @@ def verify_card(frame: np.ndarray, quad: np.ndarray, ingredient: str, faces: Fin
     lead = own - float(others.max()) if len(others) else own
     probability = lead_probability(lead, settings)
     best = max(own, float(others.max()))
-    for grown in grown_quads(q, settings.grow):
-        for oriented in (grown, np.roll(grown, 2, axis=0)):
-            if float(faces.scores(frame, oriented).max()) > best + settings.grown_gain:
-                return Verdict(False, 0.0, "an inner frame: a larger outline reads better", own, lead, True)
-    for shrunk in shrunk_quads(q, settings.card_aspect) if ratio > settings.tilted_aspect else []:
-        for oriented in (shrunk, np.roll(shrunk, 2, axis=0)):
-            if float(faces.scores(frame, oriented).max()) > best + settings.grown_gain:
-                return Verdict(False, 0.0, "stretched past the card: a shorter outline reads better", own, lead, True)
+    if _any_reads_better(frame, grown_quads(q, settings.grow), faces, best + settings.grown_gain):
+        return Verdict(False, 0.0, "an inner frame: a larger outline reads better", own, lead, True)
+    shrunk = shrunk_quads(q, settings.card_aspect) if ratio > settings.tilted_aspect else []
+    if _any_reads_better(frame, shrunk, faces, best + settings.grown_gain):
+        return Verdict(False, 0.0, "stretched past the card: a shorter outline reads better", own, lead, True)
     if ratio > settings.tilted_aspect and lead < settings.long_lead:
         return Verdict(False, probability, f"outline longer than a card's, its face leading by {lead:+.2f} only",
                        own, lead, True)
@@ -211,6 +208,12 @@ def verify_card(frame: np.ndarray, quad: np.ndarray, ingredient: str, faces: Fin
     if lead < settings.min_lead:
         return Verdict(False, probability, f"another face or orientation is as close ({lead:+.2f})", own, lead, True)
     return Verdict(True, probability, "", own, lead, True)
+
+
+def _any_reads_better(frame: np.ndarray, quads: list[np.ndarray], faces: FineMatcher, bar: float) -> bool:
+    """Whether any face, either way up, correlates over ``bar`` at any of ``quads``."""
+    return any(float(faces.scores(frame, oriented).max()) > bar
+               for quad in quads for oriented in (quad, np.roll(quad, 2, axis=0)))
 
 
 def fit_lead_probability(leads: Sequence[float], right: Sequence[bool],
