@@ -245,7 +245,7 @@ class CardReader:
         detector = Detector(min_card_height=low * card, max_card_height=high * card)
         reading = self._counted(frame, small, scale, reading, detector)
         if reading.status == "ok":
-            reading = self._counted_by_keypoints(frame, reading)
+            reading = self.counted_by_keypoints(frame, reading)
         log.debug("card reader: read in a cut-out: %s", reading.status)
         return reading
 
@@ -292,12 +292,12 @@ class CardReader:
         if reading.status == "ok":
             reading = self._counted(frame, small, scale, reading)
         if reading.status == "ok":
-            reading = self._counted_by_keypoints(frame, reading)
+            reading = self.counted_by_keypoints(frame, reading)
         elif self.references.back is not None:
             reading = self._backs_told(frame, reading)
         return reading
 
-    def _counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
+    def counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the cards the keypoints place beside the cards named
         (``keypoint_count``: a card face down, a card as dark as its shelf)."""
         placed = self._keypoint_count.find(frame, [np.asarray(c.quad, np.float32) for c in reading.cards])

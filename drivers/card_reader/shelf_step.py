@@ -74,6 +74,8 @@ class CardLooks(Protocol):
 
     def verified(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
 
+    def counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
+
     def read_around(self, frame: np.ndarray, changes: list[np.ndarray], shelf: EmptyShelf) -> ReadCloser | None: ...
 
 
@@ -119,8 +121,14 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     verified = looks.verified(frame, FrameReading("ok", named))
     if verified.status != "ok":
         return _unsure(reading, "a card named in the changes fails verification")
+    settled = _unless_hidden(shelf, frame, changes, named, verified)
+    if settled.status != "ok":
+        return settled
     log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
-    return _unless_hidden(shelf, frame, changes, named, verified)
+    # the stages count by keypoints beside the cards they name; these cards are the shelf's, so
+    # the count is made again beside them (class: a back the shelf saw no change for, placed by
+    # its keypoints only once the card beside it is masked, dropped from an "ok")
+    return looks.counted_by_keypoints(frame, settled)
 
 
 def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf,
