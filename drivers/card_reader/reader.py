@@ -30,7 +30,7 @@ from .count import unaccounted
 from .reading import CardSighting, FrameReading, sighting
 from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, work_image
 from .verify import SETTINGS as VERIFY_SETTINGS
-from .verify import Verdict, VerifySettings, verify_card
+from .verify import Verdict, VerifySettings, runs_past_the_card, side_ratio, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outlines, larger_than_usual, long_side,
                    small_cards, smaller_than_usual, usual_size)
@@ -354,8 +354,30 @@ class CardReader:
         return FrameReading(status, cards)
 
     def verdict(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> Verdict:
-        """``verify.verify_card`` of the card named ``ingredient`` at ``quad`` (frame px) in ``frame``."""
-        return verify_card(frame, quad, ingredient, self._fine, self.verify_settings)
+        """``verify.verify_card`` of the card named ``ingredient`` at ``quad`` (frame px) in
+        ``frame``; an outline longer than a tilted card that passes it fails when it runs on past
+        the card its face's keypoints place (``verify.runs_past_the_card``)."""
+        verdict = verify_card(frame, quad, ingredient, self._fine, self.verify_settings)
+        if not verdict.passed or side_ratio(quad) <= self.verify_settings.tilted_aspect:
+            return verdict
+        placed = self._placed_about(frame, quad, ingredient)
+        if placed is None or not runs_past_the_card(quad, placed, self.verify_settings):
+            return verdict
+        return Verdict(False, 0.0, "longer than a card: its face's keypoints place the card in a part of it",
+                       verdict.own, verdict.lead, True)
+
+    def _placed_about(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> np.ndarray | None:
+        """The card ``ingredient`` its keypoints place about an outline (``quad``, frame px; the
+        search is kept to it and ``placed_margin`` of its short side around it) sharing the most
+        of it, or None."""
+        mask = np.zeros(frame.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
+        q = np.asarray(quad, np.float64)
+        short = min(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4))
+        reach = 2 * int(self.verify_settings.placed_margin * short) + 1
+        mask = cv2.dilate(mask, np.ones((reach, reach), np.uint8))
+        placed = [card.quad for card in self._keypoints.find(frame, mask) if card.ingredient == ingredient]
+        return max(placed, key=lambda p: shared_area(p, quad), default=None)
 
     def _read_outlines(self, frame: np.ndarray, small: np.ndarray, scale: float) -> FrameReading:
         """Read the work image ``small`` (``frame`` scaled by ``scale``, maybe with cards painted out)

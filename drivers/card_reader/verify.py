@@ -16,7 +16,8 @@ than with the rest. Here the outline is judged as a card:
   if it does, the outline was an inner frame of a larger card;
 * an outline longer than a tilted card, cut down to a card's proportions at either end, must not
   read better either: if it does, the outline ran on over a card beneath it; and, a shape no card
-  on the shelf has, it is named only on a clear lead (``long_lead``).
+  on the shelf has, it is named only on a clear lead (``long_lead``) and when the card its face's
+  keypoints place covers it (``runs_past_the_card``: the reader places the card).
 
 ``verify_card`` is a pure function of the frame, the quad, the ingredient named, the enrolled faces'
 blocks and a frozen ``VerifySettings``; its ``Verdict`` carries a probability of being right, that
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .fine_look import FineMatcher
-from .keypoints import MAX_SKEW, skewed
+from .keypoints import MAX_SKEW, quad_area, shared_area, skewed
 from .settings_check import check_settings
 
 
@@ -86,6 +87,16 @@ class VerifySettings:
     #: 1000 normal scenes from 22000000 of the full-bleed and tarot designs: 4 right cards refused
     #: (leads -0.05 to 0.02), one readable scene `unsure` (tarot 22000938)
     long_lead: float = 0.1
+    #: an outline longer than a tilted card is judged against the card its named face's keypoints
+    #: place (a homography, as the second look places cards; the reader's part): a card covering
+    #: less than this share of the outline shows the outline ran on past it. Outlines round two
+    #: overlapping cards as one were covered 0.69-0.77 by the top card placed (ribbon 25000155, a
+    #: wrong reading of the run at 703ae47, and two refused already); the right cards named from
+    #: such outlines on the 1250 development scenes 0.90-1.0 (long, narrow outlines inside a card)
+    placed_cover: float = 0.85
+    #: ... the keypoints searched within the outline and this share of its short side around it:
+    #: a card's keypoints lie on its print, not its rim
+    placed_margin: float = 0.1
     #: the lead's bands, from low to high, for its probability of being right: the right cards of
     #: the tuning scenes led by -0.08 at the least, 0.0-0.04 at their 1st percentile, 0.06-0.24 at
     #: their 5th and 0.46-0.59 at their median, so the narrow low bands part the tail where a card
@@ -102,7 +113,7 @@ class VerifySettings:
     def __post_init__(self) -> None:
         # a lead is a difference of correlations: its bar and its bands' edges lie anywhere on it
         check_settings(self, signed=("min_lead", "lead_bands"), ordered=("aspect", "lead_bands"),
-                       at_most={"band_right": 1.0}, under=(("card_aspect", "tilted_aspect"),))
+                       at_most={"band_right": 1.0, "placed_cover": 1.0}, under=(("card_aspect", "tilted_aspect"),))
         if len(self.band_right) != len(self.lead_bands) + 1:
             raise ValueError(f"VerifySettings.band_right must hold one probability a band "
                              f"({len(self.lead_bands) + 1}), not {self.band_right!r}")
@@ -170,6 +181,15 @@ def shrunk_quads(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
             cut[moved] = q[kept] + keep * (q[moved] - q[kept])
         quads.append(cut.astype(np.float32))
     return quads
+
+
+def runs_past_the_card(quad: np.ndarray, placed: np.ndarray, settings: VerifySettings = SETTINGS) -> bool:
+    """Whether an outline (``quad``) runs on past the card its named face's keypoints place
+    (``placed``, the same frame's px): it is longer than a tilted card, and that card covers less
+    than ``placed_cover`` of it."""
+    q = np.asarray(quad, np.float32)
+    return (side_ratio(q) > settings.tilted_aspect
+            and shared_area(np.asarray(placed, np.float32), q) < settings.placed_cover * quad_area(q))
 
 
 def lead_probability(lead: float, settings: VerifySettings = SETTINGS) -> float:

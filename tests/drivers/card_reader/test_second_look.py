@@ -151,7 +151,7 @@ def test_a_card_the_outlines_missed_beside_a_card_read_is_looked_for(
     monkeypatch.setattr(reader_module, "may_hide_a_whole_card", lambda small, known: False)
     monkeypatch.setattr(reader_module, "unaccounted", lambda *args: [])
     monkeypatch.setattr(reader_module, "colour_twins", lambda *args: [])
-    monkeypatch.setattr(reader, "_counted_by_keypoints", lambda frame, reading: reading)  # the last net, too
+    monkeypatch.setattr(reader, "counted_by_keypoints", lambda frame, reading: reading)  # the last net, too
     short = reader.identify(scene.image)
     assert short.status == "ok" and len(short.ingredients) == len(scene.ingredients) - 1
 

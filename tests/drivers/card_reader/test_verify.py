@@ -140,6 +140,36 @@ def test_an_outline_longer_than_a_card_is_named_on_a_clear_lead_only(ribbon, des
     assert not verdict.passed and "longer than a card" in verdict.reason and verdict.lead < 0.1, verdict
 
 
+@pytest.mark.parametrize("design, top, beneath", [
+    ("ribbon", "scorpion", "feather"), ("tarot", "flower", "scorpion"),
+    ("fullbleed", "toad", "fern")])
+def test_an_outline_running_on_past_the_card_its_keypoints_place_is_refused(ribbon, design, top, beneath) -> None:
+    # an outline round two overlapping cards as one, misfitted so that no cut-down outline reads
+    # better (cut down to 1.59:1 only) and named as the top card by a lead the long-outline bar
+    # lets through (here: any lead over 0); the top card's keypoints place it over 0.8 of the outline
+    faces = ribbon if design == "ribbon" else dict(make_design(design).faces)
+    image, run_on = over_the_card_beneath(faces, top, beneath)
+    lenient = dataclasses.replace(SETTINGS, card_aspect=1.59, long_lead=1e-6)
+    assert CardReader(enroll(faces), verify=dataclasses.replace(lenient, placed_cover=0.5)).verdict(
+        image, run_on, top).passed
+    verdict = CardReader(enroll(faces), verify=lenient).verdict(image, run_on, top)
+    assert not verdict.passed and "keypoints place" in verdict.reason, verdict
+
+
+def test_an_outline_longer_than_a_card_inside_the_card_its_keypoints_place_passes(ribbon) -> None:
+    # the rule's other side: a right card named from a long, narrow outline inside it (development
+    # scenes: the tarot's mushroom, its keypoints' card covering 0.90-1.0 of the outline)
+    image, quad = scene(ribbon, "toad", 0.0)
+    inside = quad.copy()
+    across = (quad[1] - quad[0]) * 0.1
+    inside[0], inside[3], inside[1], inside[2] = quad[0] + across, quad[3] + across, quad[1] - across, quad[2] - across
+    assert side_ratio(inside) > SETTINGS.tilted_aspect
+    lenient = dataclasses.replace(SETTINGS, card_aspect=1.59)
+    reader = CardReader(enroll(ribbon), verify=lenient)
+    assert verify_card(image, inside, "toad", FineMatcher(enroll(ribbon).faces), lenient).passed
+    assert reader.verdict(image, inside, "toad").passed
+
+
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
     image, quad = scene(ribbon, "toad", 10.0)
     for named in SHIPPED_FACE_NAMES:
@@ -209,7 +239,8 @@ def test_the_verify_settings_defaults_pass_their_checks_and_a_lead_may_be_negati
 @pytest.mark.parametrize(("change", "error"), (
     ({"min_own": "0.15"}, TypeError), ({"max_skew": True}, TypeError), ({"min_lead": "-0.1"}, TypeError),
     ({"aspect": 1.4}, TypeError), ({"band_right": (0.5, 0.0, 0.5, 0.5, 0.5, 0.5)}, ValueError),
-    ({"grow": -0.47}, ValueError), ({"card_aspect": 1.7}, ValueError),
+    ({"grow": -0.47}, ValueError), ({"card_aspect": 1.7}, ValueError), ({"placed_cover": 1.2}, ValueError),
+    ({"placed_margin": 0.0}, ValueError),
     ({"lead_bands": (0.0, float("inf"), 0.1, 0.2, 0.3)}, ValueError),
     ({"aspect": (1.8, 1.15)}, ValueError), ({"lead_bands": (0.0, 0.1, 0.05, 0.2, 0.3)}, ValueError),
     ({"band_right": (0.5, 0.9, 0.9, 0.9, 0.9, 1.1)}, ValueError), ({"band_right": (0.5, 0.9)}, ValueError)))
