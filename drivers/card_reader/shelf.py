@@ -293,13 +293,13 @@ class EmptyShelf:
         changed = residual > self.settings.change
         texture = _texture(light, self.settings)
         shelf = ~changed | self._shelf_seen_through(texture)
-        changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf) & ~self._glare(light, drift, texture)
+        shelf_share = self._shelf_share(light, drift)
+        changed &= ~shelf & ~self._lit_like_the_shelf_around(difference, shelf) & ~self._glare(light, drift, texture,
+                                                                                                shelf_share)
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         sharp = self._sharp_edges(residual)
-        burnt = np.exp(light) - self.settings.dark_floor >= self.settings.burnt_out     # no texture left
-        shelf_share = np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))).mean(axis=2)
         return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share)
 
     def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
@@ -357,11 +357,20 @@ class EmptyShelf:
         band = 3 * card_width                                # px of a card's width of edge, dilated a pixel either way
         return np.asarray(sharp_px >= self.settings.sharp_inside * band)
 
-    def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray) -> np.ndarray:
+    def _shelf_share(self, light: np.ndarray, drift: np.ndarray) -> np.ndarray:
+        """The share of each pixel's light (``light``, log; a mean over its channels) that is the
+        shelf's as the room's light ``drift`` lights it: below 1 where light was added since (glare),
+        and none of a channel burnt out (``burnt_out``), where no texture is left."""
+        burnt = np.exp(light) - self.settings.dark_floor >= self.settings.burnt_out
+        return np.asarray(np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))).mean(axis=2))
+
+    def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray, shelf_share: np.ndarray) -> np.ndarray:
         """Where a frame (``light``, log, and its ``texture``) is the shelf under glare: white light
         added to the shelf's as the ``drift`` lights it, which adds no detail and washes the shelf's
-        out by the share of the light that is the shelf's; a white card hides the shelf's detail
-        (class: a pale card on a textured table taken for glare)."""
+        out by the share of the light that is the shelf's (``shelf_share``: none where burnt out; a
+        glare burnt out over a dotted cloth washed its dots out whole, which was taken for a card's
+        pieces); a white card hides the shelf's detail (class: a pale card on a textured table taken
+        for glare)."""
         floor = self.settings.dark_floor
         added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
         burnt = np.exp(light) - floor >= self.settings.burnt_out
@@ -373,7 +382,7 @@ class EmptyShelf:
         detail = np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
         shelf_detail = np.sqrt(np.maximum(cv2.blur(self._texture * self._texture, window)
                                           - cv2.blur(self._texture, window) ** 2, 0))
-        seen = shelf_detail * np.exp(self._light + drift - light).mean(axis=2)   # the shelf's, washed out
+        seen = shelf_detail * shelf_share                                # the shelf's, washed out
         slack = self.settings.least_texture
         return white & (detail <= shelf_detail + slack) & (detail >= seen - slack)
 
