@@ -125,9 +125,9 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     if settled.status != "ok":
         return settled
     log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
-    # the stages count by keypoints beside the cards they name; these cards are the shelf's, so
-    # the count is made again beside them (class: a back the shelf saw no change for, placed by
-    # its keypoints only once the card beside it is masked, dropped from an "ok")
+    # the stages count by keypoints beside the cards they name, and this step may name others: the
+    # count is made again beside these (class: a back the shelf saw no change for, placed by its
+    # keypoints only once the card beside it is masked, dropped from an "ok")
     return looks.counted_by_keypoints(frame, settled)
 
 

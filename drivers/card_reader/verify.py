@@ -92,7 +92,8 @@ class VerifySettings:
     #: less than this share of the outline shows the outline ran on past it. Outlines round two
     #: overlapping cards as one were covered 0.69-0.77 by the top card placed (ribbon 25000155, a
     #: wrong reading of the run at 703ae47, and two refused already); the right cards named from
-    #: such outlines on the 1250 development scenes 0.90-1.0 (long, narrow outlines inside a card)
+    #: such outlines on the 1250 development scenes 0.90-1.0 (long, narrow outlines inside a card),
+    #: on the 2000 normal full-bleed and tarot scenes from 22000000 0.93-0.99
     placed_cover: float = 0.85
     #: ... the keypoints searched within the outline and this share of its short side around it:
     #: a card's keypoints lie on its print, not its rim

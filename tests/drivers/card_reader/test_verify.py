@@ -14,7 +14,8 @@ from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.reading import CardSighting, FrameReading
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
-                                        lead_probability, shrunk_quads, side_ratio, verify_card)
+                                        lead_probability, runs_past_the_card, shrunk_quads, side_ratio,
+                                        verify_card)
 from tests.drivers.card_reader.ribbon_design import RIBBON, ribbon_faces
 
 
@@ -167,7 +168,18 @@ def test_an_outline_longer_than_a_card_inside_the_card_its_keypoints_place_passe
     lenient = dataclasses.replace(SETTINGS, card_aspect=1.59)
     reader = CardReader(enroll(ribbon), verify=lenient)
     assert verify_card(image, inside, "toad", FineMatcher(enroll(ribbon).faces), lenient).passed
+    assert reader._placed_about(image, inside, "toad") is not None       # the rule is asked
     assert reader.verdict(image, inside, "toad").passed
+
+
+def test_an_outline_runs_past_the_card_placed_only_when_longer_than_a_tilted_card_and_not_covered() -> None:
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    run_on = card * np.array([1.0, 1.25], np.float32)                        # 1.75:1, the card 0.8 of it
+    assert runs_past_the_card(run_on, card)
+    assert not runs_past_the_card(run_on, card, dataclasses.replace(SETTINGS, placed_cover=0.75))
+    assert not runs_past_the_card(run_on, run_on * 1.1)                     # a card placed over all of it
+    loose = card * np.array([1.0, 1.1], np.float32)                          # 1.54:1, under a tilted card's
+    assert not runs_past_the_card(loose, card * np.array([1.0, 0.5], np.float32))
 
 
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
