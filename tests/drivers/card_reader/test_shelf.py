@@ -243,17 +243,26 @@ def test_an_ok_that_left_out_a_card_under_a_finger_and_glare_does_not_stand() ->
     assert read(reader, scene, True) != "wrong"
 
 
-@pytest.mark.parametrize("kind", ("iron", "copper", "felt", "cloth"))
-def test_a_strong_glare_on_an_empty_table_is_not_a_change(faces, kind) -> None:
-    # two classes: a glare the light's fit leans towards leaves the table around it darker than
-    # the fit (the fit starts from the median change instead: iron); and a glare's core burnt out
-    # at 255 is not white added to a coloured table in every channel (its tint is judged by the
-    # channels below: copper, felt, cloth)
-    for seed, spot in enumerate(((0.25, 0.3), (0.5, 0.45), (0.7, 0.7))):
-        glare = dataclasses.replace(LIGHT, glare=(*spot, 0.1, 1.0))
+@pytest.mark.parametrize(("kind", "strength"), (("iron", 1.0), ("copper", 1.0), ("felt", 1.0), ("cloth", 1.0),
+                                                ("tablecloth", 1.6), ("stone", 1.6), ("striped_wood", 1.6),
+                                                ("wood", 1.6)))
+def test_a_strong_glare_on_an_empty_table_is_not_a_change(faces, kind, strength) -> None:
+    # three classes: a glare the light's fit leans towards leaves the table around it darker than
+    # the fit (the fit starts from the median change instead: iron); a glare's core burnt out at
+    # 255 is not white added to a coloured table in every channel (its tint is judged by the
+    # channels below: copper, felt, cloth); and a glare burnt out over a pattern washes it out
+    # whole, where a glare short of that leaves some of its detail: the pattern gone there is no
+    # card (the dots of a tablecloth washed out one by one were taken for a card's pieces, and an
+    # empty table of the seen seeds, placeholder 25000000, read unsure). The burnt glares lie
+    # lower: one at (0.25, 0.3) on the wood of seed 0 reaches the frame's top edge with a halo,
+    # not burnt, that changes it there, before this class's rule and after: another class
+    spots = ((0.25, 0.3), (0.5, 0.45), (0.7, 0.7)) if strength == 1.0 else ((0.3, 0.35), (0.55, 0.5), (0.7, 0.7))
+    for seed, spot in enumerate(spots):
+        glare = dataclasses.replace(LIGHT, glare=(*spot, 0.1 if strength == 1.0 else 0.12, strength))
         frame, shelf = table_scene(faces, kind, [], glare, seed=seed)
-        changes = shelf.changes(frame.image)
-        assert shelf.unexplained(changes, []) == [], (kind, spot)
+        compared = shelf.compare(frame.image)
+        assert compared is not None
+        assert shelf.unexplained(compared.changes, [], compared.sharp) == [], (kind, spot)
 
 
 def test_a_change_of_a_card_size_the_stages_see_no_outline_of_is_not_read_empty(faces, reader) -> None:
@@ -898,17 +907,3 @@ def test_a_back_the_shelf_sees_no_change_for_is_still_counted_beside_the_cards_r
         assert reading.status == "unsure", (seed - 1, reading)
         assert any(c.face_down and shared_area(np.asarray(c.quad, np.float32), back[0]) > 0.5 * quad_area(back[0])
                    for c in reading.cards), (seed - 1, reading)
-
-
-@pytest.mark.parametrize("kind", ("tablecloth", "stone", "striped_wood", "wood"))
-def test_a_glare_burnt_out_over_a_patterned_empty_table_is_not_a_change(faces, kind) -> None:
-    # the class: a glare burnt out at 255 over a pattern washes it out whole, where a glare short
-    # of that leaves some of the pattern's detail; the pattern gone there is no card, and the dots
-    # of a tablecloth washed out one by one were taken for a card's pieces (an empty table of the
-    # seen seeds, placeholder 25000000, read unsure)
-    for seed, spot in enumerate(((0.3, 0.35), (0.55, 0.5), (0.7, 0.7))):
-        glare = dataclasses.replace(LIGHT, glare=(*spot, 0.12, 1.6))
-        frame, shelf = table_scene(faces, kind, [], glare, seed=seed)
-        compared = shelf.compare(frame.image)
-        assert compared is not None
-        assert shelf.unexplained(compared.changes, [], compared.sharp) == [], (kind, spot)
