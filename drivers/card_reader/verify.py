@@ -89,9 +89,10 @@ class VerifySettings:
     long_lead: float = 0.1
     #: an outline longer than a tilted card is judged against the card its named face's keypoints
     #: place (a homography, as the second look places cards; the reader's part): a card covering
-    #: less than this share of the outline shows the outline ran on past it. Outlines round two
-    #: overlapping cards as one were covered 0.69-0.77 by the top card placed (ribbon 25000155, a
-    #: wrong reading of the run at 703ae47, and two refused already); the right cards named from
+    #: less than this share of the outline shows the outline ran on past it. Outlines that ran on
+    #: past the card named (round two overlapping cards as one, or a card and a hand or the shelf
+    #: beside it) were covered 0.69-0.80 by it (ribbon 25000155, a wrong reading of the run at
+    #: 703ae47, and three refused by the rules above); the right cards named from
     #: such outlines on the 1250 development scenes 0.90-1.0 (long, narrow outlines inside a card),
     #: on the 2000 normal full-bleed and tarot scenes from 22000000 0.93-0.99
     placed_cover: float = 0.85
