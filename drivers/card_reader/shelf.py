@@ -191,15 +191,27 @@ def _log_light(frame: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     return np.log(small + settings.dark_floor)
 
 
+def _blur(grey: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of ``grey`` that keeps a ramp of light a ramp up to the frame's edge: the
+    frame is continued past it by its reflection turned over (2 f(0) - f(k)), where a mirror
+    turns a ramp into a ridge the texture would see as detail (class: a glare's or a shadow's
+    slope meeting the frame's edge, its texture there taken for a card's)."""
+    pad = int(np.ceil(4 * sigma)) + 1
+    edge = cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    mirror = cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_REFLECT_101)
+    blurred = cv2.GaussianBlur(2 * edge - mirror, (0, 0), sigma)
+    return np.asarray(blurred[pad:-pad, pad:-pad])
+
+
 def _texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     grey = light.mean(axis=2)
-    return grey - cv2.GaussianBlur(grey, (0, 0), settings.texture_blur)
+    return grey - _blur(grey, settings.texture_blur)
 
 
 def _coarse_texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     grey = light.mean(axis=2)
     fine, coarse = settings.coarse_band
-    return cv2.GaussianBlur(grey, (0, 0), fine) - cv2.GaussianBlur(grey, (0, 0), coarse)
+    return _blur(grey, fine) - _blur(grey, coarse)
 
 
 def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:

@@ -12,6 +12,7 @@ import pytest
 
 from drivers.card_reader import SHIPPED_FACE_NAMES, CardReader, enroll, shelf_step
 from drivers.card_reader import reader as reader_module
+from drivers.card_reader import shelf as shelf_module
 from drivers.card_reader.designs import BACKGROUND_KINDS, PATTERNED, design_scene, empty_shelf, judge, make_design
 from drivers.card_reader.designs import table_background
 from drivers.card_reader.keypoints import quad_area, shared_area
@@ -263,6 +264,29 @@ def test_a_strong_glare_on_an_empty_table_is_not_a_change(faces, kind, strength)
         compared = shelf.compare(frame.image)
         assert compared is not None
         assert shelf.unexplained(compared.changes, [], compared.sharp) == [], (kind, spot)
+
+
+def test_a_slope_of_light_has_no_texture_up_to_the_frames_edge() -> None:
+    # the class below at its root: the texture of a plane of light is none, at the edge as inside
+    yy, xx = np.mgrid[0:120, 0:160].astype(np.float32)
+    plane = (3.0 + 0.02 * xx - 0.015 * yy)[..., None].repeat(3, axis=2)
+    assert np.abs(shelf_module._texture(plane, SETTINGS)).max() < 1e-3
+    assert np.abs(shelf_module._coarse_texture(plane, SETTINGS)).max() < 1e-3
+
+
+@pytest.mark.parametrize("kind", ("iron", "copper", "felt", "stone", "wood", "tablecloth"))
+def test_a_glare_meeting_the_frames_edge_on_an_empty_table_is_not_a_change(faces, kind) -> None:
+    # the class: a glare's slope meets the frame's edge; mirrored there to be blurred, the slope
+    # became a ridge whose texture was taken for detail no glare adds, and the strip along the
+    # edge for a change (on dark tables: 8 of 96 such glares on copper and iron; two empty tables
+    # of the seen seeds, woodcut 26100412 and 26102836, read unsure)
+    for seed in range(6):
+        for spot in ((0.1, 0.4), (0.9, 0.6)):
+            glare = dataclasses.replace(LIGHT, glare=(*spot, 0.09, 1.0))
+            frame, shelf = table_scene(faces, kind, [], glare, seed=seed)
+            compared = shelf.compare(frame.image)
+            assert compared is not None
+            assert shelf.unexplained(compared.changes, [], compared.sharp) == [], (kind, seed, spot)
 
 
 def test_a_change_of_a_card_size_the_stages_see_no_outline_of_is_not_read_empty(faces, reader) -> None:
