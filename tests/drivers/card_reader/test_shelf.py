@@ -254,11 +254,10 @@ def test_a_strong_glare_on_an_empty_table_is_not_a_change(faces, kind, strength)
     # channels below: copper, felt, cloth); and a glare burnt out over a pattern washes it out
     # whole, where a glare short of that leaves some of its detail: the pattern gone there is no
     # card (the dots of a tablecloth washed out one by one were taken for a card's pieces, and an
-    # empty table of the seen seeds, placeholder 25000000, read unsure). The burnt glares lie
-    # lower: one at (0.25, 0.3) on the wood of seed 0 reaches the frame's top edge with a halo,
-    # not burnt, that changes it there, before this class's rule and after: another class
-    spots = ((0.25, 0.3), (0.5, 0.45), (0.7, 0.7)) if strength == 1.0 else ((0.3, 0.35), (0.55, 0.5), (0.7, 0.7))
-    for seed, spot in enumerate(spots):
+    # empty table of the seen seeds, placeholder 25000000, read unsure). The burnt glare at
+    # (0.25, 0.3) reaches the frame's top edge with its slope (another class, a glare meeting the
+    # frame's edge: ``test_a_glare_meeting_the_frames_edge_on_an_empty_table_is_not_a_change``)
+    for seed, spot in enumerate(((0.25, 0.3), (0.5, 0.45), (0.7, 0.7))):
         glare = dataclasses.replace(LIGHT, glare=(*spot, 0.1 if strength == 1.0 else 0.12, strength))
         frame, shelf = table_scene(faces, kind, [], glare, seed=seed)
         compared = shelf.compare(frame.image)
