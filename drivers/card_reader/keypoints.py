@@ -10,7 +10,9 @@ alike and fall to the ratio test, so only what tells the faces apart counts.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
+import hashlib
 import threading
 from dataclasses import dataclass
 
@@ -31,6 +33,10 @@ BLURRED_FEATURES, BLURRED_SIGMA = 200, 2.0
 SEARCH_H = 480
 #: the most a card's opposite sides differ in a frame (ratio): more than a 20 degree tilt gives
 MAX_SKEW = 1.45
+#: searches remembered per thread: the stages search one frame with one mask up to four times
+#: (the outlines' reading, again for the large cards' range, the shelf step), and a search is
+#: a sixth of a frame's reading
+REMEMBERED = 4
 
 
 @dataclass(frozen=True)
@@ -110,6 +116,7 @@ class KeypointIndex:
         self.descriptors = np.vstack(descriptors) if descriptors else np.zeros((0, 32), np.uint8)
         self.owners = np.concatenate(owners) if owners else np.zeros(0, int)
         self._detectors = threading.local()  # an ORB object is mutable state: one per thread and size
+        self._remembered = threading.local()
         self._matcher = FaceMatcher(self.descriptors, self.owners)
 
     def _frame_detector(self, features: int) -> cv2.ORB:
@@ -122,7 +129,8 @@ class KeypointIndex:
     def find(self, frame: np.ndarray, mask: np.ndarray | None = None,
              features: int = FRAME_FEATURES) -> list[KeypointCard]:
         """The enrolled cards placed in a frame (BGR or grey), from at most ``features`` of its
-        keypoints; ``mask`` (frame size, uint8) limits the search."""
+        keypoints; ``mask`` (frame size, uint8) limits the search. The same search made again
+        (the same pixels, mask and ``features``) is answered from this thread's memory."""
         h, w = frame.shape[:2]
         scale = min(1.0, SEARCH_H / h)
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -130,6 +138,21 @@ class KeypointIndex:
             size = (max(1, round(w * scale)), SEARCH_H)
             grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
             mask = None if mask is None else cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+        key = _search_key(grey, mask, features, h)
+        remembered: OrderedDict[bytes, list[KeypointCard]] = self._remembered.__dict__.setdefault(
+            "searches", OrderedDict())
+        if key in remembered:
+            remembered.move_to_end(key)
+            return list(remembered[key])
+        found = self._search(grey, mask, features, scale, h)
+        remembered[key] = found
+        if len(remembered) > REMEMBERED:
+            remembered.popitem(last=False)
+        return list(found)
+
+    def _search(self, grey: np.ndarray, mask: np.ndarray | None, features: int, scale: float,
+                frame_h: int) -> list[KeypointCard]:
+        """The cards placed in the search image ``grey`` (the frame scaled by ``scale``)."""
         kps, des = self._frame_detector(features).detectAndCompute(grey, mask)
         if des is None or len(self.descriptors) < 2:
             return []
@@ -138,7 +161,9 @@ class KeypointIndex:
         found: list[KeypointCard] = []
         for k, ing in enumerate(self.ingredients):
             chosen = matches.clear & (self.owners[matches.train] == k)
-            found += self._place(ing, self.points[matches.train[chosen]], frame_pts[chosen], h, found)
+            found += self._place(ing, self.points[matches.train[chosen]], frame_pts[chosen], frame_h, found)
+        for card in found:
+            card.quad.setflags(write=False)   # remembered: shared by every caller of the same search
         return found
 
     def _place(self, ing: str, face_pts: np.ndarray, frame_pts: np.ndarray, frame_h: int,
@@ -185,3 +210,12 @@ class KeypointIndex:
         inlier = np.zeros(len(face_pts), bool)
         inlier[np.flatnonzero(chosen)[second.ravel() == 1]] = True
         return homography, inlier
+
+
+def _search_key(grey: np.ndarray, mask: np.ndarray | None, features: int, frame_h: int) -> bytes:
+    """What a search's answer depends on beside the faces: the search image, its mask, the
+    keypoints asked for and the frame's height (a card's plausible size)."""
+    digest = hashlib.sha1(np.ascontiguousarray(grey).data, usedforsecurity=False)
+    digest.update(b"no mask" if mask is None else np.ascontiguousarray(mask).data)
+    digest.update(f"{grey.shape} {features} {frame_h}".encode())
+    return digest.digest()

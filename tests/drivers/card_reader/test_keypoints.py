@@ -96,9 +96,11 @@ def test_a_copy_lying_half_over_the_card_is_another_card(faces: dict[str, np.nda
 
 
 def test_two_threads_searching_with_different_feature_counts_read_as_one_alone(
-        faces: dict[str, np.ndarray], index: KeypointIndex) -> None:
+        faces: dict[str, np.ndarray], index: KeypointIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     # a shared detector retuned per search (setMaxFeatures) let one thread's count leak into the other's
     import threading
+
+    monkeypatch.setattr(keypoints, "REMEMBERED", 0)       # every search made, none answered from memory
 
     scene = compose_scene(faces, [Placement("toad", (0.35, 0.5), 10, 0.45), Placement("fern", (0.7, 0.5), 170, 0.45)])
     counts = (300, keypoints.FRAME_FEATURES)
@@ -120,3 +122,81 @@ def test_two_threads_searching_with_different_feature_counts_read_as_one_alone(
     for thread in threads:
         thread.join()
     assert mismatches == []
+
+
+def counted_searches(index: KeypointIndex, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one for each search ``index`` makes (not answered from memory)."""
+    made: list[int] = []
+    search = index._search
+
+    def counting(*args: object) -> list[keypoints.KeypointCard]:
+        made.append(1)
+        return search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index, "_search", counting)
+    return made
+
+
+def test_the_same_search_made_again_is_answered_from_memory(
+        faces: dict[str, np.ndarray], references: References, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = KeypointIndex(references.faces)
+    made = counted_searches(index, monkeypatch)
+    scene = compose_scene(faces, [Placement("fern", (0.3, 0.5), 0, 0.45), Placement("toad", (0.72, 0.5), 0, 0.45)])
+    first = index.find(scene.image)
+    again = index.find(scene.image.copy())                 # the same pixels in another array
+    assert len(made) == 1
+    assert [(c.ingredient, c.quad.tolist()) for c in again] == [(c.ingredient, c.quad.tolist()) for c in first]
+    assert again is not first                              # a caller's list is its own
+
+
+def test_a_search_of_other_pixels_mask_or_count_is_made_anew(
+        faces: dict[str, np.ndarray], references: References, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = KeypointIndex(references.faces)
+    made = counted_searches(index, monkeypatch)
+    scene = compose_scene(faces, [Placement("fern", (0.3, 0.5), 0, 0.45), Placement("toad", (0.72, 0.5), 0, 0.45)])
+    image = scene.image.copy()
+    assert sorted(c.ingredient for c in index.find(image)) == ["fern", "toad"]
+    left_half = np.zeros(image.shape[:2], np.uint8)
+    left_half[:, :320] = 255
+    assert [c.ingredient for c in index.find(image, left_half)] == ["fern"]
+    assert sorted(c.ingredient for c in index.find(image, None, 1000)) == ["fern", "toad"]
+    image[:, 320:] = compose_scene(faces, []).image[:, 320:]   # the same array, the toad taken away
+    assert [c.ingredient for c in index.find(image)] == ["fern"]
+    assert len(made) == 4
+
+
+def test_the_memory_keeps_the_latest_searches_only(
+        faces: dict[str, np.ndarray], references: References, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = KeypointIndex(references.faces)
+    made = counted_searches(index, monkeypatch)
+    image = compose_scene(faces, [Placement("claw", (0.5, 0.5), 10, 0.5)]).image
+    counts = [300 + 100 * k for k in range(keypoints.REMEMBERED + 1)]
+    for features in counts:
+        index.find(image, None, features)
+    index.find(image, None, counts[-1])                    # remembered
+    index.find(image, None, counts[0])                     # forgotten: the oldest
+    assert len(made) == len(counts) + 1
+
+
+def test_a_remembered_card_cannot_be_changed_by_a_caller(
+        faces: dict[str, np.ndarray], references: References) -> None:
+    index = KeypointIndex(references.faces)
+    image = compose_scene(faces, [Placement("root", (0.5, 0.5), 0, 0.5)]).image
+    placed = index.find(image)
+    with pytest.raises(ValueError):
+        placed[0].quad[0, 0] = 0.0
+    assert index.find(image)[0].quad.tolist() == placed[0].quad.tolist()
+
+
+def test_each_thread_has_its_own_memory(
+        faces: dict[str, np.ndarray], references: References, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    index = KeypointIndex(references.faces)
+    made = counted_searches(index, monkeypatch)
+    image = compose_scene(faces, [Placement("root", (0.5, 0.5), 0, 0.5)]).image
+    index.find(image)
+    thread = threading.Thread(target=index.find, args=(image,))
+    thread.start()
+    thread.join()
+    assert len(made) == 2
