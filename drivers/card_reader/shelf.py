@@ -133,7 +133,7 @@ class ShelfSettings:
     #: a fraction of a pixel and with the frame's compression. Blocks of empty striped wood with
     #: less than 0.01 were not seen again in 15 of 667, with more in none of 2461 (seen scenes from
     #: 26100000, two designs); over such blocks the frame showed at most 0.015 on empty tables
-    #: (1028 blocks), and 0.02 and more inside cards but for 1 in 100 (973; 400 seen scenes)
+    #: (1028 blocks), and 0.02 and more inside cards but for 1 in 100 (973; 400 seen tarot scenes)
     pitch_only: tuple[float, float] = (0.01, 0.02)
     #: a card's width as a share of the frame's height where no card is named: the middle of the
     #: range the kit reads (15-85 %), for telling a finger from a card
@@ -458,10 +458,10 @@ class EmptyShelf:
         outline around a whole table, mostly the shelf's, may hide a card of the shelf's light in
         a part of it; a block where the shelf and the frame both show texture at the pixel pitch
         alone is the shelf's unseen (``pitch_only``: class, an aliased grain not seen again once
-        the camera settled by a fraction of a pixel). An outline that covers a card named (``outlined_again``) with less than a
-        card, as the shelf counts one (``least_card``), beyond the cards named is that card's: no
-        card shows there (class: a card named, outlined again by the stages round the finger or
-        glare on it). Given the frame's ``unexplained`` parts (``unexplained_parts``), an outline
+        the camera settled by a fraction of a pixel). An outline that covers a card named
+        (``outlined_again``) with less than a card, as the shelf counts one (``least_card``),
+        beyond the cards named is that card's: no card shows there (class: a card named, outlined
+        again by the stages round the finger or glare on it). Given the frame's ``unexplained`` parts (``unexplained_parts``), an outline
         whose change beyond the cards named holds none (it is light beside them, or a finger) is
         theirs when what did not change of it is less than a card as the shelf counts one, or
         shows the shelf's texture again: no card can lie there (class: an outline misfitted round
