@@ -223,6 +223,12 @@ def _coarse_texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     return _blur(grey, fine) - _blur(grey, coarse)
 
 
+def _detail(texture: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+    """The deviation of ``texture`` around each pixel (over ``texture_window`` px)."""
+    window = (int(settings.texture_window),) * 2
+    return np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
+
+
 def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     """The smooth part of a log-light difference (H x W x 3): a quadratic per channel, fitted on
     the ``fit_share`` of pixels nearest to the median difference, then again on the share it fits
@@ -294,6 +300,7 @@ class EmptyShelf:
         self._light = _log_light(frame, settings)
         self._texture = _texture(self._light, settings)
         self._coarse = _coarse_texture(self._light, settings)
+        self._detail = _detail(self._texture, settings)
 
     def __repr__(self) -> str:
         return f"EmptyShelf({self.size[0]}x{self.size[1]})"
@@ -325,8 +332,9 @@ class EmptyShelf:
         around = self._light_around(difference, shelf)
         lit = np.abs(difference - around).max(axis=2) <= self.settings.change
         locally = np.where(np.isnan(around), drift, around)
-        glare = (self._glare(light, drift, texture, shelf_share)
-                 | self._glare(light, locally, texture, self._shelf_share(light, locally)))
+        detail = _detail(texture, self.settings)
+        glare = (self._glare(light, drift, detail, shelf_share)
+                 | self._glare(light, locally, detail, self._shelf_share(light, locally)))
         changed &= ~shelf & ~lit & ~glare
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
@@ -396,8 +404,8 @@ class EmptyShelf:
         burnt = np.exp(light) - self.settings.dark_floor >= self.settings.burnt_out
         return np.asarray(np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))).mean(axis=2))
 
-    def _glare(self, light: np.ndarray, drift: np.ndarray, texture: np.ndarray, shelf_share: np.ndarray) -> np.ndarray:
-        """Where a frame (``light``, log, and its ``texture``) is the shelf under glare: white light
+    def _glare(self, light: np.ndarray, drift: np.ndarray, detail: np.ndarray, shelf_share: np.ndarray) -> np.ndarray:
+        """Where a frame (``light``, log, and its ``detail``, ``_detail``) is the shelf under glare: white light
         added to the shelf's as the ``drift`` lights it, which adds no detail and washes the shelf's
         out by the share of the light that is the shelf's (``shelf_share``: none where burnt out; a
         glare burnt out over a dotted cloth washed its dots out whole, which was taken for a card's
@@ -410,13 +418,9 @@ class EmptyShelf:
         spread = np.where(burnt, -np.inf, added).max(axis=2) - np.where(burnt, np.inf, added).min(axis=2)
         white = (added.min(axis=2) >= self.settings.glare_level) & (   # -inf spread: burnt out in every channel
             spread <= self.settings.glare_tint * level + floor / 2)
-        window = (int(self.settings.texture_window),) * 2
-        detail = np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
-        shelf_detail = np.sqrt(np.maximum(cv2.blur(self._texture * self._texture, window)
-                                          - cv2.blur(self._texture, window) ** 2, 0))
-        seen = shelf_detail * shelf_share                                # the shelf's, washed out
+        seen = self._detail * shelf_share                                # the shelf's, washed out
         slack = self.settings.least_texture
-        return white & (detail <= shelf_detail + slack) & (detail >= seen - slack)
+        return white & (detail <= self._detail + slack) & (detail >= seen - slack)
 
     def _light_around(self, difference: np.ndarray, shelf: np.ndarray) -> np.ndarray:
         """The light (a log difference from the empty shelf's, per channel) of the shelf seen
