@@ -30,7 +30,7 @@ from .count import unaccounted
 from .reading import CardSighting, FrameReading, sighting
 from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, work_image
 from .verify import SETTINGS as VERIFY_SETTINGS
-from .verify import Verdict, VerifySettings, runs_past_the_card, side_ratio, verify_card
+from .verify import Verdict, VerifySettings, out_of_a_cards_shape, runs_past_the_card, verify_card
 from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outlines, larger_than_usual, long_side,
                    small_cards, smaller_than_usual, usual_size)
@@ -355,15 +355,15 @@ class CardReader:
 
     def verdict(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> Verdict:
         """``verify.verify_card`` of the card named ``ingredient`` at ``quad`` (frame px) in
-        ``frame``; an outline longer than a tilted card that passes it fails when it runs on past
-        the card its face's keypoints place (``verify.runs_past_the_card``)."""
+        ``frame``; an outline longer or more skewed than a tilted card that passes it fails when it
+        runs on past the card its face's keypoints place (``verify.runs_past_the_card``)."""
         verdict = verify_card(frame, quad, ingredient, self._fine, self.verify_settings)
-        if not verdict.passed or side_ratio(quad) <= self.verify_settings.tilted_aspect:
+        if not verdict.passed or not out_of_a_cards_shape(quad, self.verify_settings):
             return verdict
         placed = self._placed_about(frame, quad, ingredient)
         if placed is None or not runs_past_the_card(quad, placed, self.verify_settings):
             return verdict
-        return Verdict(False, 0.0, "longer than a card: its face's keypoints place the card in a part of it",
+        return Verdict(False, 0.0, "out of a card's shape: its face's keypoints place the card in a part of it",
                        verdict.own, verdict.lead, True)
 
     def _placed_about(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> np.ndarray | None:

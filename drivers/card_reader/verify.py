@@ -17,7 +17,8 @@ than with the rest. Here the outline is judged as a card:
 * an outline longer than a tilted card, cut down to a card's proportions at either end, must not
   read better either: if it does, the outline ran on over a card beneath it; and, a shape no card
   on the shelf has, it is named only on a clear lead (``long_lead``) and when the card its face's
-  keypoints place covers it (``runs_past_the_card``: the reader places the card).
+  keypoints place covers it (``runs_past_the_card``: the reader places the card), as it must an
+  outline whose opposite sides differ more than a tilt makes them.
 
 ``verify_card`` is a pure function of the frame, the quad, the ingredient named, the enrolled faces'
 blocks and a frozen ``VerifySettings``; its ``Verdict`` carries a probability of being right, that
@@ -96,6 +97,14 @@ class VerifySettings:
     #: such outlines on the 1250 development scenes 0.90-1.0 (long, narrow outlines inside a card),
     #: on the 2000 normal full-bleed and tarot scenes from 22000000 0.93-0.99
     placed_cover: float = 0.85
+    #: ... and so is an outline whose opposite sides differ more than a 20 degree tilt makes them
+    #: (long over short, ``max_skew``'s reason): two overlapping cards outlined as one, fitted
+    #: to the top card at one end and to the card beneath at the other, whose sides keep a card's
+    #: proportions on average (full-bleed 26100956, a wrong reading of the run at fa24fe8: sides
+    #: 1.36 apart, covered 0.74 by the card its keypoints place). Of 897 right cards of 600
+    #: normal and 335 hard seen scenes of the five designs (seeds 28100000 and 38100000), 27
+    #: were outlined more skewed than this (to 1.35), covered 0.87-1.0
+    tilted_skew: float = 1.15
     #: ... the keypoints searched within the outline and this share of its short side around it:
     #: a card's keypoints lie on its print, not its rim
     placed_margin: float = 0.1
@@ -115,7 +124,8 @@ class VerifySettings:
     def __post_init__(self) -> None:
         # a lead is a difference of correlations: its bar and its bands' edges lie anywhere on it
         check_settings(self, signed=("min_lead", "lead_bands"), ordered=("aspect", "lead_bands"),
-                       at_most={"band_right": 1.0, "placed_cover": 1.0}, under=(("card_aspect", "tilted_aspect"),))
+                       at_most={"band_right": 1.0, "placed_cover": 1.0},
+                       under=(("card_aspect", "tilted_aspect"), ("tilted_skew", "max_skew")))
         if len(self.band_right) != len(self.lead_bands) + 1:
             raise ValueError(f"VerifySettings.band_right must hold one probability a band "
                              f"({len(self.lead_bands) + 1}), not {self.band_right!r}")
@@ -185,12 +195,19 @@ def shrunk_quads(quad: np.ndarray, aspect: float) -> list[np.ndarray]:
     return quads
 
 
+def out_of_a_cards_shape(quad: np.ndarray, settings: VerifySettings = SETTINGS) -> bool:
+    """Whether an outline is longer (``tilted_aspect``) or more skewed (``tilted_skew``) than a
+    tilted card shows: it may have run on past the card (``runs_past_the_card`` judges it)."""
+    q = np.asarray(quad, np.float32)
+    return side_ratio(q) > settings.tilted_aspect or skewed(q, settings.tilted_skew)
+
+
 def runs_past_the_card(quad: np.ndarray, placed: np.ndarray, settings: VerifySettings = SETTINGS) -> bool:
     """Whether an outline (``quad``) runs on past the card its named face's keypoints place
-    (``placed``, the same frame's px): it is longer than a tilted card, and that card covers less
-    than ``placed_cover`` of it."""
+    (``placed``, the same frame's px): it is out of a tilted card's shape (``out_of_a_cards_shape``),
+    and that card covers less than ``placed_cover`` of it."""
     q = np.asarray(quad, np.float32)
-    return (side_ratio(q) > settings.tilted_aspect
+    return (out_of_a_cards_shape(q, settings)
             and shared_area(np.asarray(placed, np.float32), q) < settings.placed_cover * quad_area(q))
 
 

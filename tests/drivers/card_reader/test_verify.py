@@ -157,6 +157,26 @@ def test_an_outline_running_on_past_the_card_its_keypoints_place_is_refused(ribb
     assert not verdict.passed and "keypoints place" in verdict.reason, verdict
 
 
+@pytest.mark.parametrize("design, top, beneath", [("placeholder", "toad", "fern"), ("fullbleed", "root", "mushroom")])
+def test_a_skewed_outline_running_on_past_the_card_its_keypoints_place_is_refused(design, top, beneath) -> None:
+    # the class: an outline round two overlapping cards as one, fitted to the top card at one end
+    # and to the card beneath at the other, skewed (opposite sides 1.4 apart) rather than long, so
+    # its sides keep a card's proportions on average; the top card's face leads and the reading
+    # left the card beneath out (full-bleed 26100956). The keypoints place the top card over 0.82
+    # of it at most
+    faces = dict(make_design(design).faces)
+    shot = compose_scene(faces, [Placement(beneath, (0.5, 0.62), 0.0, 0.5), Placement(top, (0.5, 0.42), 0.0, 0.5)],
+                         "wood", seed=3)
+    quad = np.array(shot.cards[1][1], np.float32)
+    skewed_on = quad.copy()
+    skewed_on[2] = quad[1] + 1.4 * (quad[2] - quad[1])
+    assert side_ratio(skewed_on) < SETTINGS.tilted_aspect and not skewed(skewed_on, SETTINGS.max_skew)
+    lenient = dataclasses.replace(SETTINGS, tilted_skew=1.44)                # under max_skew only
+    assert CardReader(enroll(faces), verify=lenient).verdict(shot.image, skewed_on, top).passed
+    verdict = CardReader(enroll(faces)).verdict(shot.image, skewed_on, top)
+    assert not verdict.passed and "keypoints place" in verdict.reason, verdict
+
+
 def test_an_outline_longer_than_a_card_inside_the_card_its_keypoints_place_passes(ribbon) -> None:
     # the rule's other side: a right card named from a long, narrow outline inside it (development
     # scenes: the tarot's mushroom, its keypoints' card covering 0.90-1.0 of the outline)
@@ -180,6 +200,19 @@ def test_an_outline_runs_past_the_card_placed_only_when_longer_than_a_tilted_car
     assert not runs_past_the_card(run_on, run_on * 1.1)                     # a card placed over all of it
     loose = card * np.array([1.0, 1.1], np.float32)                          # 1.54:1, under a tilted card's
     assert not runs_past_the_card(loose, card * np.array([1.0, 0.5], np.float32))
+
+
+def test_an_outline_more_skewed_than_a_tilted_card_runs_past_the_card_placed_when_not_covered() -> None:
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    skewed_on = card.copy()
+    skewed_on[2, 1] = 140 * 1.4                                              # one long side 1.4 times the other
+    assert side_ratio(skewed_on) < SETTINGS.tilted_aspect
+    assert runs_past_the_card(skewed_on, card)                              # the card 0.83 of it
+    assert not runs_past_the_card(skewed_on, card, dataclasses.replace(SETTINGS, placed_cover=0.8))
+    assert not runs_past_the_card(skewed_on, card, dataclasses.replace(SETTINGS, tilted_skew=1.44))
+    tilted = card.copy()
+    tilted[2, 1] = 140 * 1.1                                                 # within a 20 degree tilt's
+    assert not runs_past_the_card(tilted, card * np.array([1.0, 0.5], np.float32))
 
 
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
@@ -252,7 +285,7 @@ def test_the_verify_settings_defaults_pass_their_checks_and_a_lead_may_be_negati
     ({"min_own": "0.15"}, TypeError), ({"max_skew": True}, TypeError), ({"min_lead": "-0.1"}, TypeError),
     ({"aspect": 1.4}, TypeError), ({"band_right": (0.5, 0.0, 0.5, 0.5, 0.5, 0.5)}, ValueError),
     ({"grow": -0.47}, ValueError), ({"card_aspect": 1.7}, ValueError), ({"placed_cover": 1.2}, ValueError),
-    ({"placed_margin": 0.0}, ValueError),
+    ({"placed_margin": 0.0}, ValueError), ({"tilted_skew": 1.5}, ValueError),
     ({"lead_bands": (0.0, float("inf"), 0.1, 0.2, 0.3)}, ValueError),
     ({"aspect": (1.8, 1.15)}, ValueError), ({"lead_bands": (0.0, 0.1, 0.05, 0.2, 0.3)}, ValueError),
     ({"band_right": (0.5, 0.9, 0.9, 0.9, 0.9, 1.1)}, ValueError), ({"band_right": (0.5, 0.9)}, ValueError)))
