@@ -453,29 +453,29 @@ class EmptyShelf:
     def shows_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray,
                         cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None,
                         shelf_share: np.ndarray | None = None, read_closer: np.ndarray | None = None) -> bool:
-        """Whether an outline (``quad``, frame px) the stages could not read is, beyond the
-        ``cards`` named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing there changed,
-        and its texture is the shelf's, seen again. A card faint against its shelf (a back on a
-        wood of its colour) changes little, but hides the shelf's texture; on a smooth shelf, with
-        no texture to see again, an outline is never the shelf's. Its texture is seen again on the
-        whole and in every block of a card's width with texture to see (``least_texture``): an
-        outline around a whole table, mostly the shelf's, may hide a card of the shelf's light in
-        a part of it; a block where the shelf and the frame both show texture at the pixel pitch
-        alone is the shelf's unseen (``pitch_only``: class, an aliased grain not seen again once
-        the camera settled by a fraction of a pixel). An outline that covers a card named
-        (``outlined_again``) with less than a card, as the shelf counts one (``least_card``),
+        """Whether an outline (``quad``, frame px) the stages could not read is, beyond the ``cards``
+        named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing
+        there changed, and its texture is the shelf's, seen again. A card faint against its shelf (a
+        back on a wood of its colour) changes little, but hides the shelf's texture; on a smooth
+        shelf, with no texture to see again, an outline is never the shelf's. Its texture is seen
+        again on the whole and in every block of a card's width with texture to see
+        (``least_texture``): an outline around a whole table, mostly the shelf's, may hide a card of
+        the shelf's light in a part of it; a block where the shelf and the frame both show texture
+        at the pixel pitch alone is the shelf's unseen (``pitch_only``: class, an aliased grain not
+        seen again once the camera settled by a fraction of a pixel). An outline that covers a card
+        named (``outlined_again``) with less than a card, as the shelf counts one (``least_card``),
         beyond the cards named is that card's: no card shows there (class: a card named, outlined
-        again by the stages round the finger or glare on it). Given the frame's ``unexplained`` parts (``unexplained_parts``), an outline
-        whose change beyond the cards named holds none (it is light beside them, or a finger) is
-        theirs when what did not change of it is less than a card as the shelf counts one, or
-        shows the shelf's texture again: no card can lie there (class: an outline misfitted round
-        a card named and the glare or shadow beside it). Given the frame's ``shelf_share``
-        (``Comparison``), a block has texture to see only as far as glare left it: a block the glare
-        burnt out, or washed below ``least_texture``, is not judged (class: an outline round a
-        glare on an empty table). The part of the frame ``read_closer`` (a quad, frame px), where
-        cards were read again closer with the shelf, is left out: that reading judged the outlines
-        there (class: an outline round small cards, too small for the outline stages, and the
-        finger or shadow beside them)."""
+        again by the stages round the finger or glare on it). Given the frame's ``unexplained``
+        parts (``unexplained_parts``), an outline whose change beyond the cards named holds none (it
+        is light beside them, or a finger) is theirs when what did not change of it is less than a
+        card as the shelf counts one, or shows the shelf's texture again: no card can lie there
+        (class: an outline misfitted round a card named and the glare or shadow beside it). Given
+        the frame's ``shelf_share`` (``Comparison``), a block has texture to see only as far as
+        glare left it: a block the glare burnt out, or washed below ``least_texture``, is not judged
+        (class: an outline round a glare on an empty table). The part of the frame ``read_closer``
+        (a quad, frame px), where cards were read again closer with the shelf, is left out: that
+        reading judged the outlines there (class: an outline round small cards, too small for the
+        outline stages, and the finger or shadow beside them)."""
         inside = self._inside(changes.shape, quad, cards if read_closer is None else [*cards, read_closer])
         seen = np.count_nonzero(inside)
         if seen < self.settings.least_seen:
