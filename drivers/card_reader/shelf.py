@@ -148,8 +148,15 @@ class ShelfSettings:
     #: as narrow as a finger on average (its area over its length): where it meets the card, the
     #: shelf's fringe around both widens its rectangle past a finger's width (development scenes:
     #: 0.55 card widths for a finger of 0.26), and it is no card lying across as long as it is
-    #: narrower than a card's width
+    #: narrower than ``finger_across``
     finger_length: float = 1.5
+    #: ... and only while it stands less than this many card widths across (the short side of its
+    #: rectangle): fingers and hands so long stood 0.43-0.64 across (1250 development scenes and 500
+    #: of hands; 1500 seen normal scenes, up to 0.40), where a finger with the strips of a card
+    #: beneath it beside it, each strip narrower than a finger, stood 0.99 across (a heavy overlap:
+    #: ribbon 29100370, a wrong reading of the run at f783fb8); a finger and a strip as wide as it
+    #: stand about 0.7 across
+    finger_across: float = 0.75
     #: ... and only while its parts wider than a finger (an opening by ``finger`` card widths) add
     #: up to less than this share of a card: the fringe where the finger meets the card lies within
     #: the card's margin and leaves none (fingers alone so long and narrow: 0.0, in development
@@ -188,7 +195,7 @@ class ShelfSettings:
 
     def __post_init__(self) -> None:
         check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1},   # a quantile, a correlation
-                       ordered=("coarse_band", "pitch_only"))
+                       ordered=("coarse_band", "pitch_only"), under=(("finger", "finger_across"),))
 
 
 SETTINGS = ShelfSettings()
@@ -715,8 +722,9 @@ class EmptyShelf:
 
     def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
         """Whether a change (``region``) runs to a card named (``under``), narrow, from the frame's
-        edge or for longer than any part of a card (``finger_length``; then narrow on average, with
-        next to nothing wider than a finger, ``finger_wide_parts``): a finger on the card."""
+        edge or for longer than any part of a card (``finger_length``; then narrow on average and
+        across, ``finger_across``, with next to nothing wider than a finger, ``finger_wide_parts``):
+        a finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
         touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
@@ -726,7 +734,8 @@ class EmptyShelf:
         finger = self.settings.finger * card_width
         if narrow <= finger:
             return True
-        if not (long and np.count_nonzero(region) <= finger * length and narrow < card_width):
+        if not (long and np.count_nonzero(region) <= finger * length
+                and narrow < self.settings.finger_across * card_width):
             return False
         card = self.settings.card_aspect * card_width ** 2
         wide = np.count_nonzero(self._wider_than_a_finger(region, card_width))
