@@ -299,8 +299,10 @@ class CardReader:
 
     def counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the cards the keypoints place beside the cards named
-        (``keypoint_count``: a card face down, a card as dark as its shelf)."""
-        placed = self._keypoint_count.find(frame, [np.asarray(c.quad, np.float32) for c in reading.cards])
+        (``keypoint_count``: a card face down, a card as dark as its shelf) or over them but of
+        another face (a card beneath one named, outlined into it)."""
+        placed = self._keypoint_count.find(frame, [np.asarray(c.quad, np.float32) for c in reading.cards],
+                                           [c.ingredient for c in reading.cards])
         if not placed:
             return reading
         log.debug("card reader: unsure: %d card(s) placed by keypoints beside the cards named", len(placed))
