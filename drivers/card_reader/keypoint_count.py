@@ -47,8 +47,9 @@ class KeypointCountSettings:
     #: beneath it (class: a heavy overlap outlined as the top card widened over the one beneath,
     #: whose keypoints outside the outline placed it over 0.55 of the outline: tarot 29101933,
     #: a wrong reading of the run at f783fb8). On 1250 development and 1500 seen scenes of the
-    #: five designs, every card placed over more than this share of an "ok"'s card was another
-    #: face: two cards beneath a heavy overlap's top card, none of them a card's print again
+    #: five designs one card was placed over more than this share of an "ok"'s card: another
+    #: face, a card beneath a heavy overlap's top card (in a frame unsure anyway); none was a
+    #: named card's print again
     shared: float = 0.3
     #: the frame's contrast is evened out in tiles of this many per side before its keypoints are
     #: found (CLAHE): ORB's corner test has a fixed threshold, and a back in dim light or shadow,

@@ -151,11 +151,11 @@ class ShelfSettings:
     #: narrower than ``finger_across``
     finger_length: float = 1.5
     #: ... and only while it stands less than this many card widths across (the short side of its
-    #: rectangle): fingers and hands so long stood 0.43-0.64 across (1250 development scenes and 500
-    #: of hands; 1500 seen normal scenes, up to 0.40), where a finger with the strips of a card
-    #: beneath it beside it, each strip narrower than a finger, stood 0.99 across (a heavy overlap:
-    #: ribbon 29100370, a wrong reading of the run at f783fb8); a finger and a strip as wide as it
-    #: stand about 0.7 across
+    #: rectangle): the fingers and hands passed so stood 0.50-0.64 across (500 development hand
+    #: scenes; every finger of 1250 development and 1500 seen normal scenes stood under ``finger``),
+    #: where a finger with the strips of a card beneath it beside it, each strip narrower than a
+    #: finger, stood 0.99 across (a heavy overlap: ribbon 29100370, a wrong reading of the run at
+    #: f783fb8); a finger and a strip as wide as it stand about 0.7 across
     finger_across: float = 0.75
     #: ... and only while its parts wider than a finger (an opening by ``finger`` card widths) add
     #: up to less than this share of a card: the fringe where the finger meets the card lies within
