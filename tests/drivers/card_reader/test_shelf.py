@@ -375,8 +375,8 @@ def test_a_long_finger_widened_where_it_meets_the_card_is_a_finger_but_not_a_car
     # the class: where a long finger meets the card named, the shelf's fringe around both widens
     # the rectangle around its change past a finger's width; on average (its area over its
     # length) it is still a finger's. A change as narrow on average that stands a card's width
-    # across (a finger and a rim of another card beyond it) may be a card's visible part (and so
-    # may one standing 0.75 of it across: test_a_long_finger_with_a_strip_of_a_card_beside_it...)
+    # across (a finger and a rim of another card beyond it), or 0.75 of it (a finger and a strip
+    # of a card beside it), may be a card's visible part
     frame, shelf = table_scene(faces, "felt", [])
     named = [(20, 30), (50, 30), (50, 72), (20, 72)]                      # 30 x 42 px at the shelf's width
     card = np.float32(named) / shelf.scale()
