@@ -192,6 +192,22 @@ class ShelfSettings:
     #: of a card, hide a card of the shelf's colours: on 80 empty tables, patterned or plain, no
     #: group was larger than one block
     hidden_blocks: int = 2
+    #: beyond the cards named, the shelf's colour is judged changed where its channels moved apart
+    #: on average over this many px (at ``width``): a striped grain's lines, 2-4 px apart there,
+    #: moved by a camera settled by a fraction of a pixel, average out, and the smallest card read
+    #: (13 px wide there) still holds the window
+    hue_window: int = 9
+    #: ... each by at least this much (log light): one channel lighter and another darker than the
+    #: room's light explains. Backs of the striped wood's light moved two channels 0.12-0.14 apart
+    #: pixel by pixel; at 0.06 the dark rims of an iron table, where the room's light is more than
+    #: a quadratic, moved as far over a quarter of a card (development scenes)
+    hue_change: float = 0.08
+    #: ... over at least this share of a card named, in one piece: three backs of the striped
+    #: wood's light beside the card read moved so over 0.24-0.27 of a card (two wrong readings of
+    #: the run at 703ae47 and a development scene), right readings `ok` at most 0.14 (838 of the
+    #: 1250 development scenes and 526 of 800 seen ones: a glare's rim on felt, the dark rims of
+    #: iron, a checked cloth)
+    hue_card: float = 0.2
 
     def __post_init__(self) -> None:
         check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1},   # a quantile, a correlation
@@ -236,24 +252,31 @@ def _detail(texture: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     return np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
 
 
-def _light_drift(difference: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+def _light_drift(difference: np.ndarray, settings: ShelfSettings, among: np.ndarray | None = None) -> np.ndarray:
     """The smooth part of a log-light difference (H x W x 3): a quadratic per channel, fitted on
     the ``fit_share`` of pixels nearest to the median difference, then again on the share it fits
-    best, ``fit_rounds`` times. Started from a fit of every pixel instead, the fit leans towards a
-    glare and the cards and takes more than three times the rounds to leave them (class: a glare's
-    surround, dark against a fit pulled up by it, taken for a card)."""
+    best, ``fit_rounds`` times; only ``among`` the pixels of that mask, if given. Started from a fit
+    of every pixel instead, the fit leans towards a glare and the cards and takes more than three
+    times the rounds to leave them (class: a glare's surround, dark against a fit pulled up by it,
+    taken for a card)."""
     h, w = difference.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     x, y = (xx / w - 0.5).ravel(), (yy / h - 0.5).ravel()
     terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
     values = difference.reshape(-1, 3)
-    misfit = np.abs(values - np.median(values, axis=0)).sum(axis=1)
-    used = misfit <= np.quantile(misfit, settings.fit_share)
+    chosen = np.ones(len(values), bool) if among is None else among.ravel()
+    misfit = np.abs(values - np.median(values[chosen], axis=0)).sum(axis=1)
+    used = chosen & (misfit <= np.quantile(misfit[chosen], settings.fit_share))
     for _ in range(int(settings.fit_rounds)):
         coefficients, *_ = np.linalg.lstsq(terms[used], values[used], rcond=None)
         misfit = np.abs(values - terms @ coefficients).sum(axis=1)
-        used = misfit <= np.quantile(misfit, settings.fit_share)
+        used = chosen & (misfit <= np.quantile(misfit[chosen], settings.fit_share))
     return (terms @ coefficients).reshape(h, w, 3)
+
+
+def _burnt_out(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
+    """Where a channel of ``light`` (log, at ``settings.width``) is burnt out (``burnt_out``)."""
+    return np.asarray((np.exp(light) - settings.dark_floor).max(axis=2) >= settings.burnt_out)
 
 
 def _blocks(image: np.ndarray, side: int) -> np.ndarray:
@@ -281,13 +304,15 @@ class Textures(NamedTuple):
 
 class Comparison(NamedTuple):
     """A frame compared with the empty shelf, at ``ShelfSettings.width``: where it changed (the
-    changes with a card's outline), where the change's edge is sharp like a card's, and the share
+    changes with a card's outline), where the change's edge is sharp like a card's, the share
     of each pixel's light that is the shelf's as the room's light drifted (below 1 where light was
-    added since: glare, which washes the shelf's texture out by that share)."""
+    added since: glare, which washes the shelf's texture out by that share), and where the shelf
+    is seen under glare."""
 
     changes: np.ndarray
     sharp: np.ndarray
     shelf_share: np.ndarray
+    glare: np.ndarray
 
 
 class EmptyShelf:
@@ -308,6 +333,7 @@ class EmptyShelf:
         self._texture = _texture(self._light, settings)
         self._coarse = _coarse_texture(self._light, settings)
         self._detail = _detail(self._texture, settings)
+        self._burnt = _burnt_out(self._light, settings)
 
     def __repr__(self) -> str:
         return f"EmptyShelf({self.size[0]}x{self.size[1]})"
@@ -347,7 +373,8 @@ class EmptyShelf:
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         sharp = self._sharp_edges(residual)
-        return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share)
+        return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share,
+                          glare)
 
     def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
         """Where the ``residual`` change climbs like a card's outline (``sharp_edge``), a pixel
@@ -567,11 +594,7 @@ class EmptyShelf:
         the shelf saw change in part only, hides its grain or its pattern all the same."""
         if not cards:
             return False
-        named = np.zeros(changes.shape, np.uint8)
-        for q in cards:
-            cv2.fillConvexPoly(named, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 1)
-        grow = max(3, int(2 * self.settings.card_margin * self._card_width(changes, cards)) | 1)
-        beyond = (cv2.dilate(named, np.ones((grow, grow), np.uint8)) == 0) & ~changes.astype(bool)
+        beyond = self._beyond(changes, cards) & ~changes.astype(bool)
         seen = _coarse_texture(_log_light(frame, self.settings), self.settings)
         side = int(self.settings.hidden_block)
         weight, a, b = (_blocks(x, side) for x in (beyond.astype(np.float64), seen, self._coarse))
@@ -590,6 +613,44 @@ class EmptyShelf:
         _, _, stats, _ = cv2.connectedComponentsWithStats(hidden, connectivity=4)
         largest = max((int(area) for area in stats[1:, cv2.CC_STAT_AREA]), default=0)
         return largest >= self.settings.hidden_blocks and largest * side * side >= self._least_card(cards)
+
+    def recoloured(self, frame: np.ndarray, compared: Comparison, cards: list[np.ndarray]) -> bool:
+        """Whether, beyond the ``cards`` named (quads, frame px) and a margin round them
+        (``card_margin``), the shelf's colour changed over a share of a card (``hue_card``): one
+        channel lighter and another darker than the room's light explains (``hue_change``), on
+        average over ``hue_window`` px of what did not change (``compared``), is not glare and is
+        not burnt out. Light alone, a shadow or a glare, moves every channel the same way; a card
+        of the shelf's light but not of its hue (a back of the wood's colour) moves them apart,
+        where the change in light does not see it. The room's light is fitted again without the
+        burnt-out pixels, whose channels cannot follow it."""
+        if not cards:
+            return False
+        settings = self.settings
+        light = _log_light(frame, settings)
+        difference = light - self._light
+        judged = ~(compared.changes.astype(bool) | compared.glare | self._burnt | _burnt_out(light, settings))
+        if np.count_nonzero(judged) < settings.least_seen:
+            return False
+        change = difference - _light_drift(difference, settings, judged)
+        window = (int(settings.hue_window),) * 2
+        weight = cv2.blur(judged.astype(np.float32), window)
+        mean = cv2.blur(change * judged[..., None], window) / np.maximum(weight, 1e-6)[..., None]
+        apart = np.minimum(mean.max(axis=2), -mean.min(axis=2))
+        judged &= weight >= 0.5                  # half the window at least: a few pixels' mean is noise
+        moved = (apart >= settings.hue_change) & judged & self._beyond(compared.changes, cards)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(moved.astype(np.uint8), connectivity=4)
+        largest = max((int(area) for area in stats[1:, cv2.CC_STAT_AREA]), default=0)
+        return largest >= settings.hue_card * float(np.mean([quad_area(q) for q in cards])) * self.scale() ** 2
+
+    def _beyond(self, changes: np.ndarray, cards: list[np.ndarray]) -> np.ndarray:
+        """The pixels (a bool mask like ``changes``) beyond the ``cards`` named (quads, frame px)
+        and a margin round them (``card_margin`` of a card's width): their contact shadow, a corner
+        the outline cut short."""
+        named = np.zeros(changes.shape, np.uint8)
+        for q in cards:
+            cv2.fillConvexPoly(named, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 1)
+        grow = max(3, int(2 * self.settings.card_margin * self._card_width(changes, cards)) | 1)
+        return np.asarray(cv2.dilate(named, np.ones((grow, grow), np.uint8)) == 0)
 
     def changed_share(self, changes: np.ndarray, quad: np.ndarray) -> float:
         """The share of a quad (frame px) that ``changes`` shows changed; 1.0 for a quad too small to

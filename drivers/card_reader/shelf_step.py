@@ -103,7 +103,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
         return FrameReading("empty")
     if reading.status == "ok" and not regions:
-        return _unless_hidden(shelf, frame, changes, named, reading)
+        return _unless_hidden(shelf, frame, compared, named, reading)
     read_closer = None
     if regions:
         found, placed, read_closer = _cards_in_the_changes(looks, frame, reading, shelf, compared, named, closer)
@@ -121,7 +121,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     verified = looks.verified(frame, FrameReading("ok", named))
     if verified.status != "ok":
         return _unsure(reading, "a card named in the changes fails verification")
-    settled = _unless_hidden(shelf, frame, changes, named, verified)
+    settled = _unless_hidden(shelf, frame, compared, named, verified)
     if settled.status != "ok":
         return settled
     log.debug("card reader: ok: every change since the shelf was empty lies under a card named")
@@ -164,12 +164,16 @@ def _passing(looks: CardLooks, frame: np.ndarray, cards: list[CardSighting]) -> 
     return [c for c in looks.verified(frame, FrameReading("ok", cards)).cards if c.ingredient is not None]
 
 
-def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting],
+def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, named: list[CardSighting],
                    reading: FrameReading) -> FrameReading:
     """``reading`` ("ok"), or unsure where beyond the cards ``named`` the shelf's texture is hidden
-    over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out)."""
-    if shelf.hides_a_card(frame, changes, _quads(named)):
+    over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out) or
+    its hue changed over a share of a card (``EmptyShelf.recoloured``: a card of the shelf's light
+    left out)."""
+    if shelf.hides_a_card(frame, compared.changes, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's texture is hidden as by a card")
+    if shelf.recoloured(frame, compared, _quads(named)):
+        return _unsure(reading, "beyond the cards named the shelf's colour changed as under a card")
     return reading
 
 
