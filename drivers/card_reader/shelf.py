@@ -621,8 +621,8 @@ class EmptyShelf:
         average over ``hue_window`` px of what did not change (``compared``), is not glare and is
         not burnt out. Light alone, a shadow or a glare, moves every channel the same way; a card
         of the shelf's light but not of its hue (a back of the wood's colour) moves them apart,
-        where the change in light does not see it. The room's light is fitted again without the
-        burnt-out pixels, whose channels cannot follow it."""
+        where the change in light does not see it. The room's light is fitted again on the pixels
+        judged alone: a burnt-out channel cannot follow it, and held the fit back."""
         if not cards:
             return False
         settings = self.settings
