@@ -275,8 +275,9 @@ def _light_drift(difference: np.ndarray, settings: ShelfSettings, among: np.ndar
 
 
 def _burnt_out(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
-    """Where a channel of ``light`` (log, at ``settings.width``) is burnt out (``burnt_out``)."""
-    return np.asarray((np.exp(light) - settings.dark_floor).max(axis=2) >= settings.burnt_out)
+    """Where each channel of ``light`` (log, at ``settings.width``) is burnt out (``burnt_out``):
+    a bool array of its shape."""
+    return np.asarray(np.exp(light) - settings.dark_floor >= settings.burnt_out)
 
 
 def _blocks(image: np.ndarray, side: int) -> np.ndarray:
@@ -333,7 +334,7 @@ class EmptyShelf:
         self._texture = _texture(self._light, settings)
         self._coarse = _coarse_texture(self._light, settings)
         self._detail = _detail(self._texture, settings)
-        self._burnt = _burnt_out(self._light, settings)
+        self._burnt = _burnt_out(self._light, settings).any(axis=2)
 
     def __repr__(self) -> str:
         return f"EmptyShelf({self.size[0]}x{self.size[1]})"
@@ -435,7 +436,7 @@ class EmptyShelf:
         """The share of each pixel's light (``light``, log; a mean over its channels) that is the
         shelf's as the room's light ``drift`` lights it: below 1 where light was added since (glare),
         and none of a channel burnt out (``burnt_out``), where no texture is left."""
-        burnt = np.exp(light) - self.settings.dark_floor >= self.settings.burnt_out
+        burnt = _burnt_out(light, self.settings)
         return np.asarray(np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))).mean(axis=2))
 
     def _glare(self, light: np.ndarray, drift: np.ndarray, detail: np.ndarray, shelf_share: np.ndarray) -> np.ndarray:
@@ -447,7 +448,7 @@ class EmptyShelf:
         for glare)."""
         floor = self.settings.dark_floor
         added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
-        burnt = np.exp(light) - floor >= self.settings.burnt_out
+        burnt = _burnt_out(light, self.settings)
         level = np.where(burnt, 0, added).sum(axis=2) / np.maximum((~burnt).sum(axis=2), 1)
         spread = np.where(burnt, -np.inf, added).max(axis=2) - np.where(burnt, np.inf, added).min(axis=2)
         white = (added.min(axis=2) >= self.settings.glare_level) & (   # -inf spread: burnt out in every channel
@@ -628,7 +629,8 @@ class EmptyShelf:
         settings = self.settings
         light = _log_light(frame, settings)
         difference = light - self._light
-        judged = ~(compared.changes.astype(bool) | compared.glare | self._burnt | _burnt_out(light, settings))
+        burnt = self._burnt | _burnt_out(light, settings).any(axis=2)
+        judged = ~(compared.changes.astype(bool) | compared.glare | burnt)
         if np.count_nonzero(judged) < settings.least_seen:
             return False
         change = difference - _light_drift(difference, settings, judged)
