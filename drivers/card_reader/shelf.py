@@ -208,6 +208,30 @@ class ShelfSettings:
     #: 1250 development scenes and 526 of 800 seen ones: a glare's rim on felt, the dark rims of
     #: iron, a checked cloth)
     hue_card: float = 0.2
+    #: beyond the cards named, what did not change shows a print the shelf did not have where its
+    #: fine texture's deviation (``texture_window``) is this many times the shelf's there: the
+    #: shelf again, in a shadow or under a glare, keeps its own or washes it out; a frame sharper
+    #: than its capture shows it stronger all over, and the bar rises by the frame's usual ratio
+    #: (a striped wood 2.7 times as strong all over, development ribbon 7200025)
+    print_strength: float = 3.0
+    #: ... the shelf's deviation taken as at least this (log light): a plain shelf's texture is
+    #: the sensor's noise and JPEG's (0.008-0.017 from the 10th to the 90th percentile on a plain
+    #: cloth and a dark mottled table, development scenes), and a frame's noise may be stronger
+    #: than its capture's
+    print_floor: float = 0.01
+    #: ... judged this many px (at ``width``) away from the cards named and the changes joined to
+    #: them: their edges are texture as far as the texture's blur and window reach (3 px each)
+    print_halo: int = 3
+    #: ... opened by this many px: a print fills a card's area, where the texture along an edge of
+    #: light (a shadow's sharp rim) is a band: a shadow's rim at 0.6 of the light, sharp to the
+    #: pixel on a plain shelf, left 0.31-0.34 of a card so printed, 0.01 once opened so; the
+    #: smallest card read stands 13 px wide at ``width``
+    print_opening: int = 5
+    #: ... over at least this share of a card named, in one piece: two small cards of the shelf's
+    #: light so left out of an "ok" showed 0.30 (bricks on a pale stone) and 1.38 (grey noise on a
+    #: plain cloth; wrong readings of the run at 1905957); right readings "ok" at most 0.10, unopened
+    #: (484 of 800 development scenes, 328 of 500 seen ones)
+    print_card: float = 0.25
 
     def __post_init__(self) -> None:
         check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1},   # a quantile, a correlation
@@ -280,6 +304,12 @@ def _burnt_out(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     return np.asarray(np.exp(light) - settings.dark_floor >= settings.burnt_out)
 
 
+def _largest_piece(mask: np.ndarray) -> int:
+    """The area (px) of the largest 4-connected piece of ``mask``; 0 for none."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
+    return max((int(area) for area in stats[1:, cv2.CC_STAT_AREA]), default=0)
+
+
 def _blocks(image: np.ndarray, side: int) -> np.ndarray:
     """``image`` (H x W) padded with zeros to whole blocks and cut into them: (rows, side, columns, side)."""
     rows, columns = -(-image.shape[0] // side), -(-image.shape[1] // side)
@@ -308,12 +338,13 @@ class Comparison(NamedTuple):
     changes with a card's outline), where the change's edge is sharp like a card's, the share
     of each pixel's light that is the shelf's as the room's light drifted (below 1 where light was
     added since: glare, which washes the shelf's texture out by that share), and where the shelf
-    is seen under glare."""
+    is seen under glare, and the frame's fine texture's deviation (``texture_window``)."""
 
     changes: np.ndarray
     sharp: np.ndarray
     shelf_share: np.ndarray
     glare: np.ndarray
+    detail: np.ndarray
 
 
 class EmptyShelf:
@@ -375,7 +406,7 @@ class EmptyShelf:
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         sharp = self._sharp_edges(residual)
         return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share,
-                          glare)
+                          glare, detail)
 
     def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
         """Where the ``residual`` change climbs like a card's outline (``sharp_edge``), a pixel
@@ -611,8 +642,7 @@ class EmptyShelf:
         correlation = cross / np.sqrt(np.maximum(var_a * var_b, 1e-18))
         hidden = ((count >= side * side / 2) & (np.sqrt(np.maximum(var_b, 0)) >= self.settings.coarse_texture)
                   & (correlation < self.settings.hidden_seen)).astype(np.uint8)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(hidden, connectivity=4)
-        largest = max((int(area) for area in stats[1:, cv2.CC_STAT_AREA]), default=0)
+        largest = _largest_piece(hidden)
         return largest >= self.settings.hidden_blocks and largest * side * side >= self._least_card(cards)
 
     def recoloured(self, frame: np.ndarray, compared: Comparison, cards: list[np.ndarray]) -> bool:
@@ -640,17 +670,60 @@ class EmptyShelf:
         apart = np.minimum(mean.max(axis=2), -mean.min(axis=2))
         judged &= weight >= 0.5                  # half the window at least: a few pixels' mean is noise
         moved = (apart >= settings.hue_change) & judged & self._beyond(compared.changes, cards)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(moved.astype(np.uint8), connectivity=4)
-        largest = max((int(area) for area in stats[1:, cv2.CC_STAT_AREA]), default=0)
-        return largest >= settings.hue_card * float(np.mean([quad_area(q) for q in cards])) * self.scale() ** 2
+        return _largest_piece(moved) >= settings.hue_card * self._card_area(cards)
+
+    def printed(self, frame: np.ndarray, compared: Comparison, cards: list[np.ndarray]) -> bool:
+        """Whether, beyond the ``cards`` named (quads, frame px), their margin (``card_margin``) and
+        the changes joined to them (``print_halo`` px further), what did not change shows a print
+        the shelf did not have over a share of a card (``print_card``): fine texture
+        ``print_strength`` times the shelf's there (``print_floor`` at least), and as many times
+        the frame's usual ratio to the shelf's where it is higher (a frame sharper than its capture
+        shows all of the shelf's texture stronger), in a piece wider than an edge's band
+        (``print_opening``). Light alone keeps the shelf's texture, or washes it out; a card of
+        the shelf's light whose print is stronger than the shelf's own (a grey card of bricks on a
+        pale stone, grey noise on a plain cloth) adds one, where the change in light saw it in
+        specks only."""
+        if not cards:
+            return False
+        settings = self.settings
+        burnt = self._burnt | _burnt_out(_log_light(frame, settings), settings).any(axis=2)
+        judged = (~(compared.changes.astype(bool) | compared.glare | burnt) & self._beyond(compared.changes, cards)
+                  & ~self._joined_to(compared.changes, cards, int(settings.print_halo)))
+        if np.count_nonzero(judged) < settings.least_seen:
+            return False
+        ratio = compared.detail / np.maximum(self._detail, settings.print_floor)
+        usual = max(1.0, float(np.median(ratio[judged])))
+        opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(settings.print_opening),) * 2)
+        printed = cv2.morphologyEx(((ratio >= settings.print_strength * usual) & judged).astype(np.uint8),
+                                   cv2.MORPH_OPEN, opening)
+        return _largest_piece(printed) >= settings.print_card * self._card_area(cards)
+
+    def _joined_to(self, changes: np.ndarray, cards: list[np.ndarray], reach: int) -> np.ndarray:
+        """The pixels (a bool mask like ``changes``) within ``reach`` px of the ``cards`` named
+        (quads, frame px) or of a change that meets one within 2 px (the card's own change, a finger
+        on it)."""
+        named = self._filled(changes.shape, cards)
+        _, labels = cv2.connectedComponents(changes.astype(np.uint8))
+        meeting = np.unique(labels[cv2.dilate(named, np.ones((5, 5), np.uint8)).astype(bool)])
+        joined = named | np.isin(labels, meeting[meeting > 0]).astype(np.uint8)
+        return np.asarray(cv2.dilate(joined, np.ones((2 * reach + 1,) * 2, np.uint8)) > 0)
+
+    def _filled(self, shape: tuple[int, ...], cards: list[np.ndarray]) -> np.ndarray:
+        """A uint8 mask of ``shape`` (at ``settings.width``), 1 inside the ``cards`` (quads, frame px)."""
+        named = np.zeros(shape[:2], np.uint8)
+        for q in cards:
+            cv2.fillConvexPoly(named, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 1)
+        return named
+
+    def _card_area(self, cards: list[np.ndarray]) -> float:
+        """The mean area of the ``cards`` (quads, frame px), in px at ``settings.width``."""
+        return float(np.mean([quad_area(q) for q in cards])) * self.scale() ** 2
 
     def _beyond(self, changes: np.ndarray, cards: list[np.ndarray]) -> np.ndarray:
         """The pixels (a bool mask like ``changes``) beyond the ``cards`` named (quads, frame px)
         and a margin round them (``card_margin`` of a card's width): their contact shadow, a corner
         the outline cut short."""
-        named = np.zeros(changes.shape, np.uint8)
-        for q in cards:
-            cv2.fillConvexPoly(named, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 1)
+        named = self._filled(changes.shape, cards)
         grow = max(3, int(2 * self.settings.card_margin * self._card_width(changes, cards)) | 1)
         return np.asarray(cv2.dilate(named, np.ones((grow, grow), np.uint8)) == 0)
 
@@ -780,7 +853,7 @@ class EmptyShelf:
     def _least_card(self, cards: list[np.ndarray]) -> float:
         """The least change that may be a card (px at ``settings.width``)."""
         if cards:
-            return self.settings.least_card * float(np.mean([quad_area(q) for q in cards])) * self.scale() ** 2
+            return self.settings.least_card * self._card_area(cards)
         return self.least_change()
 
     def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:

@@ -167,13 +167,16 @@ def _passing(looks: CardLooks, frame: np.ndarray, cards: list[CardSighting]) -> 
 def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, named: list[CardSighting],
                    reading: FrameReading) -> FrameReading:
     """``reading`` ("ok"), or unsure where beyond the cards ``named`` the shelf's texture is hidden
-    over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out) or
-    its hue changed over a share of a card (``EmptyShelf.recoloured``: a card of the shelf's light
-    left out)."""
+    over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out), its
+    hue changed over a share of a card (``EmptyShelf.recoloured``: a card of the shelf's light left
+    out) or it shows a print it did not have over a card's quarter (``EmptyShelf.printed``: a card
+    of the shelf's light, printed stronger than the shelf's texture, left out)."""
     if shelf.hides_a_card(frame, compared.changes, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's texture is hidden as by a card")
     if shelf.recoloured(frame, compared, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's colour changed as under a card")
+    if shelf.printed(frame, compared, _quads(named)):
+        return _unsure(reading, "beyond the cards named the shelf shows a card's print")
     return reading
 
 
