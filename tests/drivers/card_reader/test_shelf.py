@@ -989,7 +989,7 @@ def test_light_alone_shows_no_print(kind) -> None:
         assert not shelf.printed(frame, shelf.compare(frame), NAMED_LEFT), (kind, name)
 
 
-def test_a_shadows_sharp_rim_is_no_print_once_opened(monkeypatch) -> None:
+def test_a_shadows_sharp_rim_is_no_print_once_opened() -> None:
     # the texture along a shadow's rim sharp to the pixel is a band: without the opening, it
     # would pass for a print on a plain shelf
     shelf = EmptyShelf(empty_shelf("iron", SIZE, 1, LIGHT, 1))
