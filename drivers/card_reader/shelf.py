@@ -577,10 +577,7 @@ class EmptyShelf:
     def _inside(self, shape: tuple[int, ...], quad: np.ndarray, cards: list[np.ndarray] | None = None) -> np.ndarray:
         """The pixels (a bool mask of ``shape``, at ``settings.width``) inside a quad (frame px),
         beyond the ``cards`` (quads, frame px) and off its edge."""
-        region = np.zeros(shape[:2], np.uint8)
-        cv2.fillConvexPoly(region, np.round(np.asarray(quad, np.float32) * self.scale()).astype(np.int32), 1)
-        for q in cards or ():
-            cv2.fillConvexPoly(region, np.round(np.asarray(q, np.float32) * self.scale()).astype(np.int32), 0)
+        region = self._filled(shape, [quad]) & (1 - self._filled(shape, cards or []))
         return cv2.erode(region, np.ones((3, 3), np.uint8)) > 0
 
     def _nothing_beyond_the_pitch(self, texture: Textures, where: np.ndarray, block: tuple[slice, slice]) -> bool:
@@ -783,15 +780,13 @@ class EmptyShelf:
                      least: float) -> list[np.ndarray]:
         """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
         mask = changes.astype(np.uint8)
-        scale = self.scale()
         width = self._card_width(mask, cards)
         mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
         under = np.zeros_like(mask)
         if cards:
             grow = max(3, int(2 * self.settings.card_margin * width) | 1)
-            for q in cards:
-                cv2.fillConvexPoly(under, np.round(np.asarray(q, np.float32) * scale).astype(np.int32), 1)
-            under = cv2.dilate(under, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+            under = cv2.dilate(self._filled(mask.shape, cards),
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
             mask[under > 0] = 0
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
         large = stats[:, cv2.CC_STAT_AREA] >= least
