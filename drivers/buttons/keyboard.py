@@ -29,6 +29,10 @@ KEYS: dict[str, ButtonName] = {
     "\x7f": "back", "\x08": "back", "\x1b": "back",
 }
 HOLD_KEY = "h"
+ESCAPE_WAIT = 0.1
+"""Seconds an unfinished escape sequence waits for its rest before a lone Esc counts as back: a
+terminal sends a sequence in one burst, but a read can wake between its bytes (under load, or over
+ssh); 0.1 s, vim's ``ttimeoutlen``, is far longer than a burst and too short for a person to notice."""
 
 
 def split_keys(text: str) -> list[str]:
@@ -51,6 +55,23 @@ def split_keys(text: str) -> list[str]:
             keys.append(text[i])
             i += 1
     return keys
+
+
+def unfinished_escape(text: str) -> int:
+    """Where an escape sequence that ``text`` ends in unfinished starts (``len(text)`` if none).
+
+    >>> unfinished_escape("w\x1b["), unfinished_escape("\x1b[A"), unfinished_escape("\x1b[1;")
+    (1, 3, 0)
+    """
+    start = text.rfind("\x1b")
+    if start < 0:
+        return len(text)
+    rest = text[start + 1:]
+    if rest in ("", "[", "O"):
+        return start
+    if rest[0] == "[" and all(not "\x40" <= char <= "\x7e" for char in rest[1:]):
+        return start
+    return len(text)
 
 
 def key_events(key: str, hold_armed: bool) -> tuple[list[ButtonEvent], bool]:
@@ -118,20 +139,28 @@ class KeyboardButtons(Buttons):
 
     def _run(self) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        pending = ""  # an escape sequence whose rest has not been read yet
         while True:
             try:
-                ready, _, _ = select.select([self._fd, self._wake_r], [], [])
+                ready, _, _ = select.select([self._fd, self._wake_r], [], [],
+                                            ESCAPE_WAIT if pending else None)
                 if self._wake_r in ready:
                     return
-                data = os.read(self._fd, 64)
+                data = os.read(self._fd, 64) if ready else b""
             except OSError as exc:
                 if not self._closed:
                     log.warning("%s: terminal gone: %s", self.name, exc)
                 return
-            if not data:
+            if not ready:  # nothing followed: the keys as they are (a lone Esc is back)
+                text, pending = pending, ""
+            elif not data:
                 log.warning("%s: end of input; the keyboard no longer works", self.name)
                 return
-            for key in split_keys(decoder.decode(data)):
+            else:
+                text = pending + decoder.decode(data)
+                cut = unfinished_escape(text)
+                text, pending = text[:cut], text[cut:]
+            for key in split_keys(text):
                 self.feed(key)
 
     def close(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +14,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from drivers.buttons import ButtonEvent, Buttons, ButtonsError, Debouncer, open_buttons
 from drivers.buttons.gpio import DEFAULT_PINS
-from drivers.buttons.keyboard import KEYS, key_events, split_keys
+from drivers.buttons.keyboard import ESCAPE_WAIT, KEYS, key_events, split_keys, unfinished_escape
 
 P, R, H, S = "press", "release", "hold", "stuck"
 
@@ -246,6 +247,31 @@ def test_keyboard_reads_a_terminal() -> None:
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_keyboard_keeps_an_escape_sequence_whole_when_it_comes_in_two_reads() -> None:
+    master, slave = os.openpty()
+    try:
+        buttons = open_buttons("keyboard", stream=slave)
+        os.write(master, b"\x1b")  # the arrow's first byte alone, as a read woken mid-burst sees it
+        time.sleep(ESCAPE_WAIT / 4)
+        os.write(master, b"[A")
+        assert next_events(buttons, 2) == [ev("up", P), ev("up", R)]
+        os.write(master, b"\x1b")  # Esc alone: back, once nothing follows it
+        assert next_events(buttons, 2) == [ev("back", P), ev("back", R)]
+        assert buttons.get(timeout=2 * ESCAPE_WAIT) is None
+        buttons.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_an_unfinished_escape_is_found_at_the_end_only() -> None:
+    assert unfinished_escape("") == 0 and unfinished_escape("wq") == 2
+    assert unfinished_escape("\x1b") == 0 and unfinished_escape("w\x1bO") == 1
+    assert unfinished_escape("\x1b[A\x1b[1;5") == 3
+    assert unfinished_escape("\x1b[A") == 3 and unfinished_escape("\x1bx") == 2
+    assert unfinished_escape("\x1b[O") == 3  # O ends a CSI sequence: complete
 
 
 def test_keyboard_needs_a_terminal() -> None:
