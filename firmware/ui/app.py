@@ -30,6 +30,19 @@ log = logging.getLogger(__name__)
 QUIET_FAULTS = ("display", "console")  # a broken screen cannot show it; the table needs no console
 
 
+def settled_shelf(shelf: Shelf) -> str:
+    """What the shelf settled on, for the log: how many cards read, never which.
+
+    >>> settled_shelf(Shelf("stable", ("fern", "toad")))
+    '2 cards read'
+    >>> settled_shelf(Shelf("unsure", status="face_down"))
+    'unsure (face down)'
+    """
+    if shelf.kind == "stable":
+        return f"{len(shelf.ingredients)} card{'s' if len(shelf.ingredients) != 1 else ''} read"
+    return shelf.kind + (" (face down)" if shelf.status == "face_down" else "")
+
+
 def short_fault(part: str, message: str, language: str) -> str:
     """A hardware fault in as many words as fit the screen (the full text goes to the journal).
 
@@ -137,6 +150,8 @@ class LabUi:
             self.idle_since = None
         if shelf.kind == "cleared":
             self.used_cards = ()
+        if shelf.kind != "live":
+            log.info("shelf: %s", settled_shelf(shelf))
         self._guarded(lambda: self.top.shelf(shelf))
 
     def on_tick(self, now: float) -> None:

@@ -35,7 +35,6 @@ from firmware.screens.views import (
     LibraryAnswerView,
     LibraryOfferView,
     MenuView,
-    MessageView,
     PotionView,
     RevealAllView,
     RevealAnimatorsView,
@@ -469,6 +468,23 @@ def test_nothing_secret_is_logged(caplog: pytest.LogCaptureFixture) -> None:
     for ingredient in Ingredient:
         assert ingredient.id not in text
     assert "experiment" in text
+
+
+def test_each_settled_shelf_is_logged_by_how_many_cards_never_which(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="firmware.ui.app")
+    table = Table()
+    start(table)
+    table.choose("menu.experiment")
+    table.shelf("live", status="ok")
+    table.shelf("stable", "fern", "toad")
+    table.shelf("unsure", status="face_down")
+    table.shelf("unsure")
+    table.shelf("cleared")
+    shelf_lines = [record.getMessage() for record in caplog.records
+                   if record.getMessage().startswith("shelf: ")]
+    assert shelf_lines == ["shelf: 2 cards read", "shelf: unsure (face down)", "shelf: unsure",
+                           "shelf: cleared"]  # the live frame is not a settled shelf
 
 
 def test_default_options_apply_to_a_new_game() -> None:
