@@ -232,9 +232,27 @@ class ShelfSettings:
     #: plain cloth; wrong readings of the run at 1905957); right readings "ok" at most 0.10, unopened
     #: (484 of 800 development scenes, 328 of 500 seen ones)
     print_card: float = 0.25
+    #: beyond the cards named, what did not change hides the shelf's fine grain where the shelf
+    #: shows one this strong (its fine texture's deviation over ``texture_window``): a striped
+    #: grain's lines 2-4 px apart at ``width`` stand 0.15 there, stone 0.028, cloth and felt
+    #: 0.011-0.018, where a frame's noise alone decorrelates a texture (``least_texture``)
+    grain_texture: float = 0.05
+    #: ... where the frame's fine texture there correlates under ``hidden_seen`` with the shelf's,
+    #: judged only while it correlates at least this well over what is judged as a rule (its
+    #: median): a frame whose grain decorrelated all over (a camera settled since its capture,
+    #: blur, a dark frame's noise) tells nothing at this band. A right reading "ok" whose frame
+    #: correlated 0.40 so would have been covered over 1.02 of a card (development tarot
+    #: 7200020); the other right readings correlated 0.65 and more, the two backs left out 0.99
+    grain_usual: float = 0.6
+    #: ... over at least this share of a card named, in one piece (opened by ``print_opening``):
+    #: ringed backs of the striped wood's light left out of an "ok" covered it over 0.44 and 0.77
+    #: of a card (placeholder 41100601 and 42100925, wrong readings of the runs at 1905957 and
+    #: e7371ce); the other right readings "ok" at most 0.06 (264 of development and seen scenes
+    #: on wood, striped wood, stone and tablecloths)
+    grain_card: float = 0.25
 
     def __post_init__(self) -> None:
-        check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1},   # a quantile, a correlation
+        check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1, "grain_usual": 1},  # a quantile, correlations
                        ordered=("coarse_band", "pitch_only"), under=(("finger", "finger_across"),))
 
 
@@ -274,6 +292,17 @@ def _detail(texture: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     """The deviation of ``texture`` around each pixel (over ``texture_window`` px)."""
     window = (int(settings.texture_window),) * 2
     return np.sqrt(np.maximum(cv2.blur(texture * texture, window) - cv2.blur(texture, window) ** 2, 0))
+
+
+def _local_correlation(seen: np.ndarray, shelf: np.ndarray, window: int) -> np.ndarray:
+    """The correlation of two textures (H x W) around each pixel over ``window`` px (a box); 0
+    where either is flat."""
+    box = (window, window)
+    mean_a, mean_b = cv2.blur(seen, box), cv2.blur(shelf, box)
+    cross = cv2.blur(seen * shelf, box) - mean_a * mean_b
+    spread = np.sqrt(np.maximum(cv2.blur(seen * seen, box) - mean_a ** 2, 0)
+                     * np.maximum(cv2.blur(shelf * shelf, box) - mean_b ** 2, 0))
+    return np.asarray(np.where(spread > 1e-12, cross / np.maximum(spread, 1e-12), 0.0))
 
 
 def _light_drift(difference: np.ndarray, settings: ShelfSettings, among: np.ndarray | None = None) -> np.ndarray:
@@ -338,13 +367,16 @@ class Comparison(NamedTuple):
     changes with a card's outline), where the change's edge is sharp like a card's, the share
     of each pixel's light that is the shelf's as the room's light drifted (below 1 where light was
     added since: glare, which washes the shelf's texture out by that share), and where the shelf
-    is seen under glare, and the frame's fine texture's deviation (``texture_window``)."""
+    is seen under glare, the frame's fine texture and its deviation (``texture_window``), and
+    where the frame or the shelf is burnt out (``burnt_out``)."""
 
     changes: np.ndarray
     sharp: np.ndarray
     shelf_share: np.ndarray
     glare: np.ndarray
+    texture: np.ndarray
     detail: np.ndarray
+    burnt: np.ndarray
 
 
 class EmptyShelf:
@@ -406,7 +438,7 @@ class EmptyShelf:
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         sharp = self._sharp_edges(residual)
         return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share,
-                          glare, detail)
+                          glare, texture, detail, self._burnt | _burnt_out(light, self.settings).any(axis=2))
 
     def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
         """Where the ``residual`` change climbs like a card's outline (``sharp_edge``), a pixel
@@ -654,10 +686,8 @@ class EmptyShelf:
         if not cards:
             return False
         settings = self.settings
-        light = _log_light(frame, settings)
-        difference = light - self._light
-        burnt = self._burnt | _burnt_out(light, settings).any(axis=2)
-        judged = ~(compared.changes.astype(bool) | compared.glare | burnt)
+        difference = _log_light(frame, settings) - self._light
+        judged = ~(compared.changes.astype(bool) | compared.glare | compared.burnt)
         if np.count_nonzero(judged) < settings.least_seen:
             return False
         change = difference - _light_drift(difference, settings, judged)
@@ -669,7 +699,7 @@ class EmptyShelf:
         moved = (apart >= settings.hue_change) & judged & self._beyond(compared.changes, cards)
         return _largest_piece(moved) >= settings.hue_card * self._card_area(cards)
 
-    def printed(self, frame: np.ndarray, compared: Comparison, cards: list[np.ndarray]) -> bool:
+    def printed(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
         """Whether, beyond the ``cards`` named (quads, frame px), their margin (``card_margin``) and
         the changes joined to them (``print_halo`` px further), what did not change shows a print
         the shelf did not have over a share of a card (``print_card``): fine texture
@@ -683,17 +713,47 @@ class EmptyShelf:
         if not cards:
             return False
         settings = self.settings
-        burnt = self._burnt | _burnt_out(_log_light(frame, settings), settings).any(axis=2)
-        judged = (~(compared.changes.astype(bool) | compared.glare | burnt) & self._beyond(compared.changes, cards)
-                  & ~self._joined_to(compared.changes, cards, int(settings.print_halo)))
+        judged = self._apart_from(compared, cards)
         if np.count_nonzero(judged) < settings.least_seen:
             return False
         ratio = compared.detail / np.maximum(self._detail, settings.print_floor)
         usual = max(1.0, float(np.median(ratio[judged])))
-        opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(settings.print_opening),) * 2)
-        printed = cv2.morphologyEx(((ratio >= settings.print_strength * usual) & judged).astype(np.uint8),
-                                   cv2.MORPH_OPEN, opening)
+        printed = self._opened((ratio >= settings.print_strength * usual) & judged)
         return _largest_piece(printed) >= settings.print_card * self._card_area(cards)
+
+    def covers_the_grain(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
+        """Whether, beyond the ``cards`` named (quads, frame px), their margin and the changes
+        joined to them, what did not change hides the shelf's fine grain (``grain_texture``) over a
+        share of a card (``grain_card``): the frame's fine texture there correlates under
+        ``hidden_seen`` with the shelf's, where elsewhere it correlates as a rule (``grain_usual``).
+        Light alone, a shadow or a glare short of burning out, keeps a strong grain's lines where
+        they were; a card of the shelf's light and texture (a ringed back on a striped wood) puts
+        its own in their place, where the change in light, the coarse band and the print see it in
+        specks only."""
+        if not cards:
+            return False
+        settings = self.settings
+        judged = self._apart_from(compared, cards) & (self._detail >= settings.grain_texture)
+        if np.count_nonzero(judged) < settings.least_seen:
+            return False
+        correlation = _local_correlation(compared.texture, self._texture, int(settings.texture_window))
+        if float(np.median(correlation[judged])) < settings.grain_usual:
+            return False
+        covered = self._opened((correlation < settings.hidden_seen) & judged)
+        return _largest_piece(covered) >= settings.grain_card * self._card_area(cards)
+
+    def _apart_from(self, compared: Comparison, cards: list[np.ndarray]) -> np.ndarray:
+        """What did not change (``compared``), is not glare and is not burnt out, beyond the
+        ``cards`` named (quads, frame px) and their margin (``card_margin``), ``print_halo`` px
+        away from them and from the changes joined to them: a bool mask at ``settings.width``."""
+        return np.asarray(~(compared.changes.astype(bool) | compared.glare | compared.burnt)
+                          & self._beyond(compared.changes, cards)
+                          & ~self._joined_to(compared.changes, cards, int(self.settings.print_halo)))
+
+    def _opened(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` opened by ``print_opening`` px: what fills an area, without the bands along edges."""
+        opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.print_opening),) * 2)
+        return np.asarray(cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, opening))
 
     def _joined_to(self, changes: np.ndarray, cards: list[np.ndarray], reach: int) -> np.ndarray:
         """The pixels (a bool mask like ``changes``) within ``reach`` px of the ``cards`` named

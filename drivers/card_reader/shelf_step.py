@@ -99,6 +99,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     regions = shelf.unexplained_regions(changes, _quads(named), sharp)
     if not regions and not named:
         if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
+            log.debug("card reader: %s: an outline the stages could not read is not the shelf's", reading.status)
             return reading
         log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
         return FrameReading("empty")
@@ -169,14 +170,18 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, n
     """``reading`` ("ok"), or unsure where beyond the cards ``named`` the shelf's texture is hidden
     over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out), its
     hue changed over a share of a card (``EmptyShelf.recoloured``: a card of the shelf's light left
-    out) or it shows a print it did not have over a card's quarter (``EmptyShelf.printed``: a card
-    of the shelf's light, printed stronger than the shelf's texture, left out)."""
+    out), it shows a print it did not have over a card's quarter (``EmptyShelf.printed``: a card
+    of the shelf's light, printed stronger than the shelf's texture, left out) or its fine grain is
+    covered over a card's quarter (``EmptyShelf.covers_the_grain``: a card of the shelf's light and
+    texture, a ringed back on a striped wood, left out)."""
     if shelf.hides_a_card(frame, compared.changes, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's texture is hidden as by a card")
     if shelf.recoloured(frame, compared, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's colour changed as under a card")
-    if shelf.printed(frame, compared, _quads(named)):
+    if shelf.printed(compared, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf shows a card's print")
+    if shelf.covers_the_grain(compared, _quads(named)):
+        return _unsure(reading, "beyond the cards named the shelf's grain is covered as by a card")
     return reading
 
 
@@ -212,11 +217,11 @@ def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named:
 
 
 def _unsure(reading: FrameReading, why: str) -> FrameReading:
-    """``reading`` as "unsure" where it was "ok" or "empty" (``why`` logged): a change the
-    shelf saw speaks against both."""
+    """``reading`` as "unsure" where it was "ok" or "empty" (``why`` logged, also where it was
+    unsure already: the last reason the step found): a change the shelf saw speaks against both."""
+    log.debug("card reader: unsure: %s", why)
     if reading.status == "unsure":
         return reading
-    log.debug("card reader: unsure: %s", why)
     return FrameReading("unsure", reading.cards)
 
 
