@@ -1255,3 +1255,68 @@ def test_an_empty_table_kept_unsure_by_an_unread_outline_says_so(caplog) -> None
     with caplog.at_level(logging.DEBUG, logger="drivers.card_reader.shelf_step"):
         assert read(reader, design_scene(design, 32_100_876, hard=False), True) == "unsure"
     assert "card reader: unsure: an outline the stages could not read is not the shelf's" in caplog.messages
+
+
+def _pieces_in(changes: np.ndarray, boxes: list[tuple[float, float, float, float]], width: float) -> np.ndarray:
+    """``changes`` with rectangles drawn changed: ``boxes`` of (x, y, w, h) card widths from the
+    mask's top-left, a card ``width`` mask px wide."""
+    drawn = changes.copy()
+    for x, y, w, h in boxes:
+        drawn[int(y * width):int((y + h) * width), int(x * width):int((x + w) * width)] = True
+    return drawn
+
+
+@pytest.mark.parametrize("kind", ("stone", "tablecloth", "striped_wood"))
+def test_an_unread_outline_of_the_shelf_with_a_fingers_pieces_in_it_is_the_shelfs(faces, kind) -> None:
+    # the class: a finger across an outline of the shelf's own pattern (a stone's slab), seen by
+    # the shelf in pieces where its light is the shelf's, away from the frame's edge: the pieces,
+    # too small to be a card and not reaching the edge, were taken as a card's possible parts,
+    # and the outline, changed over more than a tenth of it, never judged
+    frame, shelf = table_scene(faces, kind, one_card())
+    card = np.asarray(frame.cards[0][1], np.float32)
+    compared = shelf.compare(frame.image)
+    assert compared is not None
+    width = shelf._card_width(compared.changes, [card])
+    outline = np.float32([[20, 250], [200, 250], [200, 450], [20, 450]])        # the shelf beside the card
+    top_left = (20 * shelf.scale() / width + 0.1, 250 * shelf.scale() / width + 0.1)
+
+    def judged(boxes: list[tuple[float, float, float, float]], image: np.ndarray = frame.image) -> bool:
+        changes = _pieces_in(compared.changes, [(top_left[0] + x, top_left[1] + y, w, h) for x, y, w, h in boxes],
+                             width)
+        sharp = compared.sharp | (changes & ~compared.changes)       # a finger's edges are sharp, not light's
+        unexplained = shelf.unexplained_parts(changes, [card], sharp)
+        assert len(unexplained) == len(boxes)
+        return shelf.shows_the_shelf(shelf.texture(image), changes, outline, [card], unexplained)
+
+    finger = [(0.0, 0.4, 0.3, 0.2), (0.6, 0.3, 0.25, 0.2)]                # two pieces of a finger
+    assert judged([])
+    assert judged(finger)
+    assert not judged([(0.0, 0.2, 0.6, 0.6)])                           # wider than a finger: a card's part
+    assert not judged([(0.0, 0.1 + 0.3 * i, 0.9, 0.2) for i in range(4)])   # more than a finger's pieces
+    other = frame.image.copy()                                          # a card's print in the outline
+    other[260:440, 30:190] = cv2.resize(faces[SHIPPED_FACE_NAMES[5]], (160, 180))
+    assert not judged(finger, other)
+
+
+@pytest.mark.parametrize(("name", "seed"), (("tarot", 33_100_183), ("ribbon", 33_100_186), ("ribbon", 33_100_208),
+                                            ("fullbleed", 33_100_039)))
+def test_a_scene_whose_unread_outline_a_finger_crosses_in_pieces_reads_right(
+        name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class end to end: seen normal scenes (seeds from 33100000) of a finger on a card, whose
+    # change the shelf saw in pieces across an unread outline of a stone's slab, a tablecloth's
+    # square or the stripes beside the card
+    _right_and_unsure_without(monkeypatch, name, seed, EmptyShelf, "_finger_pieces", lambda *args: False)
+
+
+def test_small_cards_beside_a_long_outline_no_large_card_reads_are_read_closer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class: a long outline of the shelf's own pattern (a stone's slab) beside small cards;
+    # read again for large cards, it read none, and the small cards were never looked for.
+    # A seen hard scene of the full-bleed design (seeds from 43100000)
+    design = make_design("fullbleed")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 43_100_603, hard=True)
+    large = []
+    real = CardReader._read_large
+    monkeypatch.setattr(CardReader, "_read_large", lambda self, *args: large.append(real(self, *args)) or large[-1])
+    assert read(reader, scene, True) == "right"
+    assert large == [None]                      # the long outline was there, and no large card read
