@@ -167,9 +167,10 @@ class ShelfSettings:
     #: an unread outline is judged beside the cards named though parts of a change no card named
     #: explains lie in it, when each is narrower than a finger (``finger``) and together they add
     #: up to less than this share of a card: a finger the shelf saw in pieces where its light is
-    #: the shelf's, away from the frame's edge (0.02-0.08 of a card in 8 of 10 unread outlines of
-    #: finger scenes, 750 seen normal scenes of three designs); the parts of a card beneath
-    #: another beside a finger stand wider or add up to more (a heavy overlap shows 0.55 of it)
+    #: the shelf's, away from the frame's edge (11 unread outlines that kept seen normal finger
+    #: scenes unsure, of 750 of three designs from 33100000: narrower than a finger in 10, adding
+    #: up to 0.02-0.08 of a card in 7 of them, 0.10-0.26 in 3); the parts of a card beneath another
+    #: beside a finger stand wider or add up to more (a heavy overlap shows 0.55 of it)
     finger_pieces: float = 0.1
     #: a change beside the cards named is theirs when it lies within this share of a card's width
     #: of one: their contact shadow, a corner the outline cut short
