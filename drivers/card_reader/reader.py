@@ -194,11 +194,7 @@ class CardReader:
         if reading.status == "ok" and not all(smaller_than_usual(q, height, self.zoom_settings) for q in seen):
             return reading
         if reading.status != "ok" and any(larger_than_usual(q, height, self.zoom_settings) for q in seen):
-            large = self._read_large(frame, small, scale)
-            if large is not None:
-                return large
-            # no large card reads there: the long outline may be the shelf's own (a stone's slab),
-            # with small cards beside it, looked for as on any shelf
+            return self._read_large(frame, small, scale) or reading
         named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards if c.ingredient is not None]
         if reading.status != "ok" and any(usual_size(q, height, self.zoom_settings) for q in named):
             return reading               # cards on one shelf lie at one distance: none is small here

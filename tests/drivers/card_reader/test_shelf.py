@@ -1307,16 +1307,3 @@ def test_a_scene_whose_unread_outline_a_finger_crosses_in_pieces_reads_right(
     # square or the stripes beside the card
     _right_and_unsure_without(monkeypatch, name, seed, EmptyShelf, "_finger_pieces", lambda *args: False)
 
-
-def test_small_cards_beside_a_long_outline_no_large_card_reads_are_read_closer(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the class: a long outline of the shelf's own pattern (a stone's slab) beside small cards;
-    # read again for large cards, it read none, and the small cards were never looked for.
-    # A seen hard scene of the full-bleed design (seeds from 43100000)
-    design = make_design("fullbleed")
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, 43_100_603, hard=True)
-    large = []
-    real = CardReader._read_large
-    monkeypatch.setattr(CardReader, "_read_large", lambda self, *args: large.append(real(self, *args)) or large[-1])
-    assert read(reader, scene, True) == "right"
-    assert large == [None]                      # the long outline was there, and no large card read
