@@ -33,11 +33,12 @@ FINE_LEVEL = 0.5
 #: card under motion blur or out of focus has lost the detail of its blocks, which the sharp faces
 #: keep, and correlates with them weakly however right. Read at their true outlines, the 1060
 #: small cards of seen hard scenes of the five designs (seeds from 43100000) reached confidence
-#: 0.5 in 707 against the sharp faces, in 883 taking each face's better correlation (the woodcut's
-#: 91 of 212 in 176); the 1125 cards of 750 seen normal scenes (33100000 on) in 929 and 999 (the placeholder's 194
-#: of 225 in 185: a blurred runner-up closes in); none named wrong, and no outline moved off its
-#: card by 0.3 of its width, or turned, reached 0.5 but one, named right. Against faces blurred
-#: by 2 px alone, the small cards of three designs read 489 of 636, by 1 px alone 542
+#: 0.5 in 707 against the sharp faces, in 883 taking each face's better correlation (the
+#: woodcut's 91 of 212 in 176); the 1125 cards of 750 seen normal scenes (33100000 on) in 929
+#: and 999 (the placeholder's 194 of 225 in 185: a blurred runner-up closes in). None was named
+#: wrong, and of the outlines moved off their card by 0.3 of its width, or turned, one in each
+#: set reached 0.5, named right. Against faces blurred by 2 px alone, the small cards of three
+#: designs read 489 of 636, by 1 px alone 542
 FINE_BLUR = 1.0
 
 

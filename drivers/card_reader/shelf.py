@@ -623,7 +623,8 @@ class EmptyShelf:
         width = self._card_width(pieces[0], cards)
         if any(self._wider_than_a_finger(piece, width).any() for piece in pieces):
             return False
-        return sum(int(np.count_nonzero(piece)) for piece in pieces) < self.settings.finger_pieces * self._card_area(cards)
+        together = sum(int(np.count_nonzero(piece)) for piece in pieces)
+        return together < self.settings.finger_pieces * self._card_area(cards)
 
     def _inside(self, shape: tuple[int, ...], quad: np.ndarray, cards: list[np.ndarray] | None = None) -> np.ndarray:
         """The pixels (a bool mask of ``shape``, at ``settings.width``) inside a quad (frame px),

@@ -1306,4 +1306,3 @@ def test_a_scene_whose_unread_outline_a_finger_crosses_in_pieces_reads_right(
     # change the shelf saw in pieces across an unread outline of a stone's slab, a tablecloth's
     # square or the stripes beside the card
     _right_and_unsure_without(monkeypatch, name, seed, EmptyShelf, "_finger_pieces", lambda *args: False)
-
