@@ -543,13 +543,8 @@ class EmptyShelf:
 
     def _shelf_seen_through(self, texture: np.ndarray) -> np.ndarray:
         """Where the shelf's own texture shows in a frame's ``texture`` (a shadow or glare over it)."""
-        window = (int(self.settings.texture_window),) * 2
-        mean_a, mean_b = cv2.blur(texture, window), cv2.blur(self._texture, window)
-        cross = cv2.blur(texture * self._texture, window) - mean_a * mean_b
-        var_a = np.maximum(cv2.blur(texture * texture, window) - mean_a * mean_a, 0)
-        var_b = np.maximum(cv2.blur(self._texture * self._texture, window) - mean_b * mean_b, 0)
-        correlation = cross / np.sqrt(var_a * var_b + 1e-12)
-        return (correlation >= self.settings.seen_through) & (var_b >= self.settings.least_texture ** 2)
+        correlation = _local_correlation(texture, self._texture, int(self.settings.texture_window))
+        return np.asarray((correlation >= self.settings.seen_through) & (self._detail >= self.settings.least_texture))
 
     def texture(self, frame: np.ndarray) -> Textures:
         """A frame's textures at ``settings.width``, as ``shows_the_shelf`` compares them."""
