@@ -553,7 +553,8 @@ class EmptyShelf:
 
     def shows_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray,
                         cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None,
-                        shelf_share: np.ndarray | None = None, read_closer: np.ndarray | None = None) -> bool:
+                        shelf_share: np.ndarray | None = None, read_closer: np.ndarray | None = None,
+                        burnt: np.ndarray | None = None) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the ``cards``
         named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing
         there changed, and its texture is the shelf's, seen again. A card faint against its shelf (a
@@ -570,10 +571,16 @@ class EmptyShelf:
         parts (``unexplained_parts``), an outline whose change beyond the cards named holds none (it
         is light beside them, or a finger) is theirs when what did not change of it is less than a
         card as the shelf counts one, or shows the shelf's texture again: no card can lie there
-        (class: an outline misfitted round a card named and the glare or shadow beside it). Given
-        the frame's ``shelf_share`` (``Comparison``), a block has texture to see only as far as
-        glare left it: a block the glare burnt out, or washed below ``least_texture``, is not judged
-        (class: an outline round a glare on an empty table). The part of the frame ``read_closer``
+        (class: an outline misfitted round a card named and the glare or shadow beside it); or,
+        given where the frame is ``burnt`` out (``Comparison``), when no card can lie there lost
+        whole in a glare (``_nothing_lost_in_glare``): elsewhere a card's print would change the
+        light, and a card of the shelf's colours beyond the cards named is left to
+        ``hides_a_card``, ``recoloured``, ``printed`` and ``covers_the_grain`` (class: an outline
+        round a card named and the table beside it, whose faint texture the sensor's noise or a
+        glare hides, where nothing changed). Given the frame's ``shelf_share`` (``Comparison``), a
+        block has texture to see only as far as glare left it: a block the glare burnt out, or
+        washed below ``least_texture``, is not judged (class: an outline round a glare on an empty
+        table). The part of the frame ``read_closer``
         (a quad, frame px), where cards were read again closer with the shelf, is left out: that
         reading judged the outlines there (class: an outline round small cards, too small for the
         outline stages, and the finger or shadow beside them)."""
@@ -587,8 +594,9 @@ class EmptyShelf:
         pieces = [part for part in unexplained or [] if (part & inside).any()]
         judged = bool(cards) and unexplained is not None and (not pieces or self._finger_pieces(pieces, cards))
         unchanged = inside & ~changes.astype(bool)
-        if judged and not pieces and np.count_nonzero(unchanged) < self._least_card(cards):
-            return True                  # light beside the cards named, or a finger, and less than a card
+        if judged and not pieces and (np.count_nonzero(unchanged) < self._least_card(cards)
+                                      or self._nothing_lost_in_glare(unchanged, burnt, cards)):
+            return True                  # light beside the cards named or a finger, outlined with them
         if float(changes[inside].mean()) > self.settings.outline_changed:
             if not judged or np.count_nonzero(unchanged) < self.settings.least_seen:
                 return False
@@ -610,6 +618,14 @@ class EmptyShelf:
                         and not self._nothing_beyond_the_pitch(texture, where, block)):
                     return False
         return True
+
+    def _nothing_lost_in_glare(self, unchanged: np.ndarray, burnt: np.ndarray | None,
+                               cards: list[np.ndarray]) -> bool:
+        """Whether no card can lie lost whole in a glare where an outline did not change
+        (``unchanged``, a mask): the frame is ``burnt`` out (``Comparison``) over less of it than a
+        card shows (``least_card`` of the ``cards`` named). Elsewhere a card's print would change
+        its light; None (the frame's burnt-out pixels not given) is no such judgement."""
+        return burnt is not None and int(np.count_nonzero(unchanged & burnt)) < self._least_card(cards)
 
     def _finger_pieces(self, pieces: list[np.ndarray], cards: list[np.ndarray]) -> bool:
         """Whether the parts of changes no card named explains that reach into an outline

@@ -201,7 +201,8 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
     quads = _quads(named)
     unexplained = shelf.unexplained_parts(compared.changes, quads, compared.sharp) if quads else None
     washed = None if quads else compared.shelf_share
-    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed, read_closer)
+    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed, read_closer,
+                                     compared.burnt)
                for quad in unread)
 
 
