@@ -580,10 +580,10 @@ class EmptyShelf:
         glare hides, where nothing changed). Given the frame's ``shelf_share`` (``Comparison``), a
         block has texture to see only as far as glare left it: a block the glare burnt out, or
         washed below ``least_texture``, is not judged (class: an outline round a glare on an empty
-        table). The part of the frame ``read_closer``
-        (a quad, frame px), where cards were read again closer with the shelf, is left out: that
-        reading judged the outlines there (class: an outline round small cards, too small for the
-        outline stages, and the finger or shadow beside them)."""
+        table). The part of the frame ``read_closer`` (a quad, frame px), where cards were read
+        again closer with the shelf, is left out: that reading judged the outlines there (class: an
+        outline round small cards, too small for the outline stages, and the finger or shadow
+        beside them)."""
         inside = self._inside(changes.shape, quad, cards if read_closer is None else [*cards, read_closer])
         seen = np.count_nonzero(inside)
         if seen < self.settings.least_seen:
