@@ -175,6 +175,13 @@ class ShelfSettings:
     #: a change beside the cards named is theirs when it lies within this share of a card's width
     #: of one: their contact shadow, a corner the outline cut short
     card_margin: float = 0.12
+    #: changes no card named explains, each too small to count, that add up to this share of the
+    #: least change that may be a card (``least_card``) may be a card a glare burnt out but for
+    #: them (``lost_in_glare``): a pale card in a glare that burnt out 0.9 of it showed 0.95
+    #: (placeholder 51100180, a wrong reading of the smaller run at 3bfb90d); a card shows its
+    #: print where the glare leaves it, and half of that is still more than the specks of noise
+    #: and JPEG at a glare's rim
+    burnt_pieces: float = 0.5
     #: changes too small to count alone are one card's parts when they lie within this share of a
     #: card's width of each other ...
     scattered: float = 0.5
@@ -772,6 +779,32 @@ class EmptyShelf:
             return False
         covered = self._opened((correlation < settings.hidden_seen) & judged)
         return _largest_piece(covered) >= settings.grain_card * self._card_area(cards)
+
+    def lost_in_glare(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
+        """Whether beyond the ``cards`` named (quads, frame px) a card may lie burnt out by a glare:
+        changes no card named explains, each too small to count (``unexplained_parts``), within a
+        card's width of each other, add up to ``burnt_pieces`` of the least change that may be a
+        card, and to all of it with the pixels burnt out beyond the cards within a card's width of
+        them (``Comparison.burnt``). Where a glare burns a card out the shelf sees no change; it
+        sees the card's print only where the glare left it (class: a pale card beside a card named,
+        burnt out over 0.9 of it, its change in pieces just under a card's quarter, left out of an
+        "ok")."""
+        if not cards:
+            return False
+        parts = self.unexplained_parts(compared.changes, cards, compared.sharp)
+        if not parts:
+            return False
+        pieces = np.any(parts, axis=0)
+        width = max(3, int(self._card_width(compared.changes, cards)) | 1)
+        near = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
+        count, groups = cv2.connectedComponents(near)
+        burnt = compared.burnt & self._beyond(compared.changes, cards) & ~pieces
+        least = self._least_card(cards)
+        for group in (groups == i for i in range(1, count)):
+            seen = np.count_nonzero(pieces & group)
+            if seen >= self.settings.burnt_pieces * least and seen + np.count_nonzero(burnt & group) >= least:
+                return True
+        return False
 
     def _apart_from(self, compared: Comparison, cards: list[np.ndarray]) -> np.ndarray:
         """What did not change (``compared``), is not glare and is not burnt out, beyond the

@@ -171,9 +171,11 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, n
     over a card's quarter (``EmptyShelf.hides_a_card``: a card of the shelf's colours left out), its
     hue changed over a share of a card (``EmptyShelf.recoloured``: a card of the shelf's light left
     out), it shows a print it did not have over a card's quarter (``EmptyShelf.printed``: a card
-    of the shelf's light, printed stronger than the shelf's texture, left out) or its fine grain is
+    of the shelf's light, printed stronger than the shelf's texture, left out), its fine grain is
     covered over a card's quarter (``EmptyShelf.covers_the_grain``: a card of the shelf's light and
-    texture, a ringed back on a striped wood, left out)."""
+    texture, a ringed back on a striped wood, left out) or a card may lie burnt out by a glare
+    (``EmptyShelf.lost_in_glare``: its pieces of change and the burnt-out pixels by them make a
+    card's quarter)."""
     if shelf.hides_a_card(frame, compared.changes, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's texture is hidden as by a card")
     if shelf.recoloured(frame, compared, _quads(named)):
@@ -182,6 +184,8 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, n
         return _unsure(reading, "beyond the cards named the shelf shows a card's print")
     if shelf.covers_the_grain(compared, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf's grain is covered as by a card")
+    if shelf.lost_in_glare(compared, _quads(named)):
+        return _unsure(reading, "beyond the cards named a card may lie burnt out by a glare")
     return reading
 
 

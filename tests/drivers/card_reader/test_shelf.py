@@ -1350,3 +1350,44 @@ def test_a_scene_whose_unread_outline_a_finger_crosses_in_pieces_reads_right(
     # change the shelf saw in pieces across an unread outline of a stone's slab, a tablecloth's
     # square or the stripes beside the card
     _right_and_unsure_without(monkeypatch, name, seed, EmptyShelf, "_finger_pieces", lambda *args: False)
+
+
+def _pieces_beside(shelf: EmptyShelf, compared, card: np.ndarray, share: float, apart: float, burnt: bool):
+    """``compared`` with two square changes beside ``card`` (frame px) adding up to ``share`` of the
+    least change that may be a card, ``apart`` card widths from each other, their edges sharp, and
+    (``burnt``) the frame burnt out round them: a pale card a glare burnt out but for its pieces."""
+    least = shelf._least_card([card])
+    width = shelf._card_width(compared.changes, [card])
+    side = int(round(np.sqrt(share * least / 2)))
+    x, y = (card.mean(axis=0) * shelf.scale()).astype(int) + np.array([int(1.6 * width), 0])
+    changes, sharp, lit = (np.zeros_like(compared.changes, bool) for _ in range(3))
+    for dx in (0, int(apart * width)):
+        changes[y:y + side, x + dx:x + dx + side] = True
+        sharp[y - 1:y + side + 1, x + dx - 1:x + dx + side + 1] = True
+    lit[y - int(width):y + int(width), x - int(width):x + int(apart * width) + int(width)] = burnt
+    return compared._replace(changes=changes, sharp=sharp, burnt=lit & ~changes)
+
+
+def test_a_card_burnt_out_by_a_glare_but_for_its_pieces_keeps_an_ok_unsure(faces) -> None:
+    # the class: a glare burns a pale card out beside a card named; the shelf sees it change only
+    # in pieces each too small to count, together just under a card's quarter. With the pixels
+    # burnt out by them they make one; without a glare there, or too few, or far apart, they do not
+    frame, shelf = table_scene(faces, "tablecloth", [Placement(SHIPPED_FACE_NAMES[1], (0.3, 0.5), 5.0, 0.42)])
+    card = np.asarray(frame.cards[0][1], np.float32)
+    compared = shelf.compare(frame.image)
+    assert shelf.lost_in_glare(_pieces_beside(shelf, compared, card, 0.9, 0.3, burnt=True), [card])
+    assert not shelf.lost_in_glare(_pieces_beside(shelf, compared, card, 0.9, 0.3, burnt=False), [card])
+    assert not shelf.lost_in_glare(_pieces_beside(shelf, compared, card, 0.4, 0.3, burnt=True), [card])
+    assert not shelf.lost_in_glare(_pieces_beside(shelf, compared, card, 0.9, 1.6, burnt=True), [card])
+    assert not shelf.lost_in_glare(compared, [card])                  # nothing but the card changed
+
+
+def test_a_scene_with_a_card_burnt_out_beside_the_card_named_reads_unsure(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same class end to end: placeholder 51100180 (hard, small cards on a dotted tablecloth, a
+    # glare over both), a wrong reading of the smaller run at 3bfb90d: "ok" with the claw alone
+    design = make_design("placeholder")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 51_100_180, hard=True)
+    assert read(reader, scene, True) == "unsure"
+    monkeypatch.setattr(EmptyShelf, "lost_in_glare", lambda self, compared, cards: False)
+    assert read(reader, scene, True) == "wrong"
