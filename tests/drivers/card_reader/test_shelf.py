@@ -1050,10 +1050,13 @@ def test_a_small_card_of_the_shelfs_light_beside_the_card_read_keeps_the_frame_u
                                                                                       monkeypatch) -> None:
     # the class end to end: a small grey card of bricks on a pale stone, a small card of grey noise
     # on a plain cloth, beside a small card the shelf step read in its change; the "ok" named that
-    # card alone (wrong readings of the run at 1905957)
+    # card alone (wrong readings of the run at 1905957). The full-bleed's pale stone is burnt out
+    # round its card, where ``lost_in_glare`` also keeps it unsure: off here, the print alone is tested
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=True)
+    assert read(reader, scene, True) == "unsure"
+    monkeypatch.setattr(EmptyShelf, "lost_in_glare", lambda self, compared, cards: False)
     assert read(reader, scene, True) == "unsure"
     monkeypatch.setattr(EmptyShelf, "printed", lambda *args: False)
     assert read(reader, scene, True) == "wrong"
