@@ -83,13 +83,17 @@ class FaceAligner:
         if best is None:
             return None
         _, ingredient, coarse = best
+        if not self._on_the_rectangle(coarse, start):       # collapsed, or moved off to another card
+            return None
         moved = self._align(self._seen(frame, coarse, s.fine), self._faces[s.fine][ingredient], s.iterations[1])
-        if moved is None:
+        if moved is None or not self._on_the_rectangle(moved[0], start):
             return None
-        outline = moved[0]
-        if shared_area(outline, start) < s.least_shared * max(quad_area(outline), quad_area(start)):
-            return None
-        return ingredient, outline
+        return ingredient, moved[0]
+
+    def _on_the_rectangle(self, outline: np.ndarray, rectangle: np.ndarray) -> bool:
+        """Whether ``outline`` shares ``least_shared`` of the larger of it and ``rectangle``."""
+        larger = max(quad_area(outline), quad_area(rectangle))
+        return shared_area(outline, rectangle) >= self.settings.least_shared * larger
 
     def _seen(self, frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """The frame in and around ``quad`` (frame px, oriented), grey, the quad warped to ``size``
@@ -114,10 +118,11 @@ class FaceAligner:
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, self.settings.epsilon)
         try:
             score, motion = cv2.findTransformECC(face, image, motion, cv2.MOTION_AFFINE, criteria, None, 3)
-        except cv2.error:                 # no convergence: a flat patch, or a face unlike what is seen
+            from_seen = np.linalg.inv(to_seen)
+        except (cv2.error, np.linalg.LinAlgError):  # no convergence (a flat patch, a face unlike it), a flat quad
             return None
         corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) @ motion[:, :2].T + motion[:, 2]
-        outline = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(to_seen)).reshape(4, 2)
+        outline = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), from_seen).reshape(4, 2)
         if not np.isfinite(outline).all():
             return None
         return outline.astype(np.float32), float(score)

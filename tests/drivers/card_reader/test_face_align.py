@@ -114,3 +114,10 @@ def test_a_bad_setting_is_refused_by_its_name(field: str, value: object) -> None
 def test_the_aligner_refuses_settings_of_another_kind() -> None:
     with pytest.raises(TypeError, match="AlignSettings"):
         FaceAligner({}, settings=object())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rectangle", [[[100, 100], [200, 100], [300, 100], [400, 100]],
+                                       [[100, 100], [100, 100], [100, 100], [100, 100]]])
+def test_a_flat_rectangle_is_aligned_with_no_face(rectangle: list[list[int]]) -> None:
+    frame, _ = _card("fullbleed", "feather", 20.0, seed=4)
+    assert FaceAligner(make_design("fullbleed").faces).aligned(frame, np.float32(rectangle)) is None
