@@ -10,8 +10,11 @@ loaded as a package of its own, and each frame is read by one reader, then the o
 times; each reader's fastest time on the frame counts. Both see the same machine at the same moment.
 
 The scenes are this checkout's, with the same seeds and mix of kinds as ``card_reader.py``; the
-default seeds are tuning seeds (60000), as this is a tool for the work on the reader. It also counts
-the frames both readers read the same (status, ingredients, corners to 0.1 px, confidences to 0.001).
+default seeds are tuning seeds (60000), as this is a tool for the work on the reader. With
+``--design NAME`` they are scenes of that card design instead (``designs.py``, the normal mix, or
+the hard one with ``--hard``), each read with its table captured empty before it, as the kit and
+``card_reader_designs.py --shelf`` read them. It also counts the frames both readers read the same
+(status, ingredients, corners to 0.1 px, confidences to 0.001).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from card_reader import kind_for  # noqa: E402
 from drivers import card_reader as this_reader  # noqa: E402
+from drivers.card_reader import designs  # noqa: E402
+from drivers.card_reader.shelf import EmptyShelf  # noqa: E402
 from drivers.card_reader.scenes import random_scene  # noqa: E402
 
 
@@ -56,23 +61,38 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=60000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--design", choices=designs.DESIGN_NAMES,
+                    help="scenes of this card design, each with its empty table captured")
+    ap.add_argument("--hard", action="store_true", help="with --design: the hard set's mix of kinds")
     args = ap.parse_args(argv)
     if args.scenes < 1 or args.repeats < 1:
         ap.error("--scenes and --repeats must be at least 1")
+    if args.hard and args.design is None:
+        ap.error("--hard needs --design")
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
         other = reader_at(args.rev, Path(tmp))
-        faces = this_reader.load_placeholder_faces()
-        readers = {"this checkout": this_reader.CardReader(this_reader.enroll(faces)),
-                   args.rev: other.CardReader(other.enroll(faces))}
+        other_shelf = importlib.import_module(other.__name__ + ".shelf").EmptyShelf
+        design = designs.make_design(args.design) if args.design else None
+        faces = dict(design.faces) if design else this_reader.load_placeholder_faces()
+        back = design.back if design else None
+        readers = {"this checkout": this_reader.CardReader(this_reader.enroll(faces, back)),
+                   args.rev: other.CardReader(other.enroll(faces, back))}
+        shelves = {"this checkout": EmptyShelf, args.rev: other_shelf}
         total = dict.fromkeys(readers, 0.0)
         same = 0
         for seed in range(args.seed, args.seed + args.scenes):
-            image = random_scene(faces, seed, kind=kind_for(seed)).image
+            if design is None:
+                image, empty = random_scene(faces, seed, kind=kind_for(seed)).image, None
+            else:
+                scene = designs.design_scene(design, seed, hard=args.hard)
+                image, empty = scene.image, scene.empty_shelf()
             fastest = dict.fromkeys(readers, float("inf"))
             readings = {}
             for _ in range(args.repeats):
                 for name, reader in readers.items():
+                    if empty is not None:            # a shelf of its own each time: nothing carried over
+                        reader.empty_shelf = shelves[name](empty)
                     t = time.perf_counter()
                     readings[name] = reader.identify(image).to_json()
                     fastest[name] = min(fastest[name], time.perf_counter() - t)
@@ -80,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
                 total[name] += fastest[name]
             same += readings["this checkout"] == readings[args.rev]
     n = args.scenes
-    print(f"card reader versus {args.rev}: {n} scenes from seed {args.seed}, each frame's fastest of "
+    what = (f"{'hard' if args.hard else 'normal'} scenes of the {args.design} design with their empty tables"
+            if args.design else "scenes")
+    print(f"card reader versus {args.rev}: {n} {what} from seed {args.seed}, each frame's fastest of "
           f"{args.repeats}, alternating, OpenCV {cv2.__version__}, 1 thread")
     for name, seconds in total.items():
         print(f"  {name:>14}: mean {seconds / n * 1000:.2f} ms per 640x480 frame")

@@ -14,6 +14,7 @@ outline the stages could not read is only the shelf's texture.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -297,13 +298,37 @@ def _blur(grey: np.ndarray, sigma: float) -> np.ndarray:
     return np.asarray(blurred[pad:-pad, pad:-pad])
 
 
+# numpy reduces a short last axis (a pixel's three channels) about ten times slower than it
+# combines three planes; these give the values of ``.max``, ``.min``, ``.sum``, ``.mean`` and ``.any``
+# over the last axis of an H x W x 3 array, exactly, at the planes' speed
+
+def _channel_max(a: np.ndarray) -> np.ndarray:
+    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def _channel_min(a: np.ndarray) -> np.ndarray:
+    return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def _channel_sum(a: np.ndarray) -> np.ndarray:
+    return np.asarray(a[..., 0] + a[..., 1] + a[..., 2])
+
+
+def _channel_mean(a: np.ndarray) -> np.ndarray:
+    return np.asarray(_channel_sum(a) / 3)
+
+
+def _channel_any(a: np.ndarray) -> np.ndarray:
+    return np.asarray(a[..., 0] | a[..., 1] | a[..., 2])
+
+
 def _texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
-    grey = light.mean(axis=2)
+    grey = _channel_mean(light)
     return grey - _blur(grey, settings.texture_blur)
 
 
 def _coarse_texture(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
-    grey = light.mean(axis=2)
+    grey = _channel_mean(light)
     fine, coarse = settings.coarse_band
     return _blur(grey, fine) - _blur(grey, coarse)
 
@@ -333,18 +358,31 @@ def _light_drift(difference: np.ndarray, settings: ShelfSettings, among: np.ndar
     times the rounds to leave them (class: a glare's surround, dark against a fit pulled up by it,
     taken for a card)."""
     h, w = difference.shape[:2]
+    terms = _quadratic_terms(h, w)
+    values = difference.reshape(-1, 3)
+    chosen = np.ones(len(values), bool) if among is None else among.ravel()
+    misfit = _channel_sum(np.abs(values - np.median(values[chosen], axis=0)))
+    used = chosen & (misfit <= np.quantile(misfit[chosen], settings.fit_share))
+    for _ in range(int(settings.fit_rounds)):
+        # least squares by the normal equations, in float64: six terms (their Gram matrix's
+        # condition about 200 on the whole grid, 4000 on half of it), where numpy's lstsq
+        # decomposes the whole 10,000 x 6 system and took two thirds of the fit's time
+        fitted, seen = terms[used].astype(np.float64), values[used].astype(np.float64)
+        coefficients = np.linalg.solve(fitted.T @ fitted, fitted.T @ seen).astype(np.float32)
+        misfit = _channel_sum(np.abs(values - terms @ coefficients))
+        used = chosen & (misfit <= np.quantile(misfit[chosen], settings.fit_share))
+    return (terms @ coefficients).reshape(h, w, 3)
+
+
+@functools.lru_cache(maxsize=4)
+def _quadratic_terms(h: int, w: int) -> np.ndarray:
+    """The light fit's terms (1, x, y, x², y², xy) at every pixel of an ``h`` x ``w`` image, x and
+    y from -0.5 to 0.5 across it: (h * w) x 6 float32, read-only (shared by every fit)."""
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     x, y = (xx / w - 0.5).ravel(), (yy / h - 0.5).ravel()
     terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
-    values = difference.reshape(-1, 3)
-    chosen = np.ones(len(values), bool) if among is None else among.ravel()
-    misfit = np.abs(values - np.median(values[chosen], axis=0)).sum(axis=1)
-    used = chosen & (misfit <= np.quantile(misfit[chosen], settings.fit_share))
-    for _ in range(int(settings.fit_rounds)):
-        coefficients, *_ = np.linalg.lstsq(terms[used], values[used], rcond=None)
-        misfit = np.abs(values - terms @ coefficients).sum(axis=1)
-        used = chosen & (misfit <= np.quantile(misfit[chosen], settings.fit_share))
-    return (terms @ coefficients).reshape(h, w, 3)
+    terms.setflags(write=False)
+    return terms
 
 
 def _burnt_out(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
@@ -417,7 +455,7 @@ class EmptyShelf:
         self._texture = _texture(self._light, settings)
         self._coarse = _coarse_texture(self._light, settings)
         self._detail = _detail(self._texture, settings)
-        self._burnt = _burnt_out(self._light, settings).any(axis=2)
+        self._burnt = _channel_any(_burnt_out(self._light, settings))
 
     def __repr__(self) -> str:
         return f"EmptyShelf({self.size[0]}x{self.size[1]})"
@@ -441,13 +479,13 @@ class EmptyShelf:
         light = _log_light(frame, self.settings)
         difference = light - self._light
         drift = _light_drift(difference, self.settings)
-        residual = np.abs(difference - drift).max(axis=2)
+        residual = _channel_max(np.abs(difference - drift))
         changed = residual > self.settings.change
         texture = _texture(light, self.settings)
         shelf = ~changed | self._shelf_seen_through(texture)
         shelf_share = self._shelf_share(light, drift)
         around = self._light_around(difference, shelf)
-        lit = np.abs(difference - around).max(axis=2) <= self.settings.change
+        lit = _channel_max(np.abs(difference - around)) <= self.settings.change
         locally = np.where(np.isnan(around), drift, around)
         detail = _detail(texture, self.settings)
         glare = (self._glare(light, drift, detail, shelf_share)
@@ -458,7 +496,7 @@ class EmptyShelf:
         opened = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, speck)
         sharp = self._sharp_edges(residual)
         return Comparison(self._outlined(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, gap), sharp), sharp, shelf_share,
-                          glare, texture, detail, self._burnt | _burnt_out(light, self.settings).any(axis=2))
+                          glare, texture, detail, self._burnt | _channel_any(_burnt_out(light, self.settings)))
 
     def _sharp_edges(self, residual: np.ndarray) -> np.ndarray:
         """Where the ``residual`` change climbs like a card's outline (``sharp_edge``), a pixel
@@ -520,7 +558,7 @@ class EmptyShelf:
         shelf's as the room's light ``drift`` lights it: below 1 where light was added since (glare),
         and none of a channel burnt out (``burnt_out``), where no texture is left."""
         burnt = _burnt_out(light, self.settings)
-        return np.asarray(np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))).mean(axis=2))
+        return _channel_mean(np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))))
 
     def _glare(self, light: np.ndarray, drift: np.ndarray, detail: np.ndarray, shelf_share: np.ndarray) -> np.ndarray:
         """Where a frame (``light``, log, and its ``detail``, ``_detail``) is the shelf under glare: white light
@@ -532,9 +570,9 @@ class EmptyShelf:
         floor = self.settings.dark_floor
         added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
         burnt = _burnt_out(light, self.settings)
-        level = np.where(burnt, 0, added).sum(axis=2) / np.maximum((~burnt).sum(axis=2), 1)
-        spread = np.where(burnt, -np.inf, added).max(axis=2) - np.where(burnt, np.inf, added).min(axis=2)
-        white = (added.min(axis=2) >= self.settings.glare_level) & (   # -inf spread: burnt out in every channel
+        level = _channel_sum(np.where(burnt, 0, added)) / np.maximum(_channel_sum((~burnt).astype(np.int64)), 1)
+        spread = _channel_max(np.where(burnt, -np.inf, added)) - _channel_min(np.where(burnt, np.inf, added))
+        white = (_channel_min(added) >= self.settings.glare_level) & (   # -inf spread: burnt out in every channel
             spread <= self.settings.glare_tint * level + floor / 2)
         seen = self._detail * shelf_share                                # the shelf's, washed out
         slack = self.settings.least_texture
@@ -737,7 +775,7 @@ class EmptyShelf:
         window = (int(settings.hue_window),) * 2
         weight = cv2.blur(judged.astype(np.float32), window)
         mean = cv2.blur(change * judged[..., None], window) / np.maximum(weight, 1e-6)[..., None]
-        apart = np.minimum(mean.max(axis=2), -mean.min(axis=2))
+        apart = np.minimum(_channel_max(mean), -_channel_min(mean))
         judged &= weight >= 0.5                  # half the window at least: a few pixels' mean is noise
         moved = (apart >= settings.hue_change) & judged & self._beyond(compared.changes, cards)
         return _largest_piece(moved) >= settings.hue_card * self._card_area(cards)

@@ -38,6 +38,50 @@ def one_card(index: int = 0) -> list[Placement]:
     return [Placement(SHIPPED_FACE_NAMES[index], (0.4 + 0.03 * index, 0.5), 20.0 + 9 * index, 0.45)]
 
 
+def test_the_channel_reductions_give_numpys_values_exactly() -> None:
+    # the shelf combines a pixel's three channels plane by plane, for speed: the values must be
+    # numpy's own reductions over the last axis, bit for bit (NaN where the shelf's light around
+    # is unknown, infinities where a channel is burnt out), in numpy's own types
+    rng = np.random.default_rng(5)
+    light = rng.normal(0.0, 1.0, (120, 160, 3)).astype(np.float32)
+    light[3, 4, 1], light[7, 8, 0], light[9, 9, 2] = np.nan, np.inf, -np.inf
+    for ours, numpys in ((shelf_module._channel_max, light.max(axis=2)), (shelf_module._channel_min, light.min(axis=2)),
+                         (shelf_module._channel_sum, light.sum(axis=2)), (shelf_module._channel_mean, light.mean(axis=2))):
+        got = ours(light)
+        assert got.dtype == numpys.dtype and np.array_equal(got, numpys, equal_nan=True), ours.__name__
+    burnt = light > 1.0
+    assert np.array_equal(shelf_module._channel_any(burnt), burnt.any(axis=2))
+    counts = shelf_module._channel_sum((~burnt).astype(np.int64))
+    assert counts.dtype == (~burnt).sum(axis=2).dtype and np.array_equal(counts, (~burnt).sum(axis=2))
+
+
+@pytest.mark.parametrize("among", (False, True))
+def test_the_light_fit_by_its_normal_equations_is_numpys_least_squares(among) -> None:
+    # the light's fit solves its six terms' normal equations (in float64) where numpy's lstsq
+    # took two thirds of the comparison's time: each round must keep the pixels lstsq's fit keeps,
+    # and the light fitted agree to float32's precision (a real frame and its shelf, with glare
+    # and cards as outliers; ``among``: the fit on a mask, as ``recoloured`` makes it)
+    scene = design_scene(make_design("fullbleed"), 38_100_005, hard=False)
+    shelf = EmptyShelf(scene.empty_shelf())
+    difference = shelf_module._log_light(scene.image, SETTINGS) - shelf._light
+    mask = shelf.compare(scene.image).changes == 0 if among else None
+    h, w = difference.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = (xx / w - 0.5).ravel(), (yy / h - 0.5).ravel()
+    terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
+    values = difference.reshape(-1, 3)
+    chosen = np.ones(len(values), bool) if mask is None else mask.ravel()
+    misfit = np.abs(values - np.median(values[chosen], axis=0)).sum(axis=1)
+    used = chosen & (misfit <= np.quantile(misfit[chosen], SETTINGS.fit_share))
+    for _ in range(SETTINGS.fit_rounds):
+        coefficients, *_ = np.linalg.lstsq(terms[used], values[used], rcond=None)
+        misfit = np.abs(values - terms @ coefficients).sum(axis=1)
+        used = chosen & (misfit <= np.quantile(misfit[chosen], SETTINGS.fit_share))
+    fitted = shelf_module._light_drift(difference, SETTINGS, mask)
+    assert fitted.dtype == np.float32 and fitted.shape == difference.shape
+    assert np.abs(fitted - (terms @ coefficients).reshape(h, w, 3)).max() < 1e-5
+
+
 @pytest.mark.parametrize("kind", BACKGROUND_KINDS)
 def test_an_empty_table_under_drifted_light_shows_no_change_of_a_card_size(faces, kind) -> None:
     frame, shelf = table_scene(faces, kind, [])
