@@ -58,9 +58,9 @@ def test_the_channel_reductions_give_numpys_values_exactly() -> None:
 @pytest.mark.parametrize("among", (False, True))
 def test_the_light_fit_by_its_normal_equations_is_numpys_least_squares(among) -> None:
     # the light's fit solves its six terms' normal equations (in float64) where numpy's lstsq
-    # took two thirds of the comparison's time: each round must keep the pixels lstsq's fit keeps,
-    # and the light fitted agree to float32's precision (a real frame and its shelf, with glare
-    # and cards as outliers; ``among``: the fit on a mask, as ``recoloured`` makes it)
+    # took two thirds of the fit's time: after its rounds, the light fitted must be lstsq's to
+    # float32's precision (a real frame and its shelf, with glare and cards as outliers;
+    # ``among``: the fit on a mask, as ``recoloured`` makes it)
     scene = design_scene(make_design("fullbleed"), 38_100_005, hard=False)
     shelf = EmptyShelf(scene.empty_shelf())
     difference = shelf_module._log_light(scene.image, SETTINGS) - shelf._light
