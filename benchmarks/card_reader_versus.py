@@ -72,13 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
         other = reader_at(args.rev, Path(tmp))
-        other_shelf = importlib.import_module(other.__name__ + ".shelf").EmptyShelf
         design = designs.make_design(args.design) if args.design else None
         faces = dict(design.faces) if design else this_reader.load_placeholder_faces()
-        back = design.back if design else None
-        readers = {"this checkout": this_reader.CardReader(this_reader.enroll(faces, back)),
-                   args.rev: other.CardReader(other.enroll(faces, back))}
-        shelves = {"this checkout": EmptyShelf, args.rev: other_shelf}
+        backs = (design.back,) if design else ()         # a commit from before the enrolled back takes faces only
+        readers = {"this checkout": this_reader.CardReader(this_reader.enroll(faces, *backs)),
+                   args.rev: other.CardReader(other.enroll(faces, *backs))}
+        # a commit from before the empty shelf has no shelf module: it is needed for designs only
+        shelves = ({"this checkout": EmptyShelf,
+                    args.rev: importlib.import_module(other.__name__ + ".shelf").EmptyShelf} if design else {})
         total = dict.fromkeys(readers, 0.0)
         same = 0
         for seed in range(args.seed, args.seed + args.scenes):
