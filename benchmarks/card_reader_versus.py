@@ -14,7 +14,8 @@ default seeds are tuning seeds (60000), as this is a tool for the work on the re
 ``--design NAME`` they are scenes of that card design instead (``designs.py``, the normal mix, or
 the hard one with ``--hard``), each read with its table captured empty before it, as the kit and
 ``card_reader_designs.py --shelf`` read them. It also counts the frames both readers read the same
-(status, ingredients, corners to 0.1 px, confidences to 0.001).
+(status, ingredients, corners to 0.1 px, confidences to 0.001), and those with the same status and
+ingredients, listing the others.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         shelves = ({"this checkout": EmptyShelf,
                     args.rev: importlib.import_module(other.__name__ + ".shelf").EmptyShelf} if design else {})
         total = dict.fromkeys(readers, 0.0)
-        same = 0
+        same, same_answer, differing = 0, 0, []
         for seed in range(args.seed, args.seed + args.scenes):
             if design is None:
                 image, empty = random_scene(faces, seed, kind=kind_for(seed)).image, None
@@ -95,11 +96,17 @@ def main(argv: list[str] | None = None) -> int:
                     if empty is not None:            # a shelf of its own each time: nothing carried over
                         reader.empty_shelf = shelves[name](empty)
                     t = time.perf_counter()
-                    readings[name] = reader.identify(image).to_json()
+                    readings[name] = reader.identify(image)
                     fastest[name] = min(fastest[name], time.perf_counter() - t)
             for name in readers:
                 total[name] += fastest[name]
-            same += readings["this checkout"] == readings[args.rev]
+            ours, theirs = readings["this checkout"], readings[args.rev]
+            same += ours.to_json() == theirs.to_json()
+            if (ours.status, ours.ingredients) == (theirs.status, theirs.ingredients):
+                same_answer += 1
+            else:
+                differing.append(f"{seed}: {ours.status} {list(ours.ingredients)} against "
+                                 f"{theirs.status} {list(theirs.ingredients)}")
     n = args.scenes
     what = (f"{'hard' if args.hard else 'normal'} scenes of the {args.design} design with their empty tables"
             if args.design else "scenes")
@@ -108,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, seconds in total.items():
         print(f"  {name:>14}: mean {seconds / n * 1000:.2f} ms per 640x480 frame")
     print(f"  this checkout takes {total['this checkout'] / total[args.rev]:.3f} of {args.rev}'s time; "
-          f"same readings on {same} of {n} frames")
+          f"same readings on {same} of {n} frames, the same status and ingredients on {same_answer}")
+    for line in differing:
+        print(f"  {line}")
     return 0
 
 

@@ -35,7 +35,7 @@ from .verify import Verdict, VerifySettings, out_of_a_cards_shape, runs_past_the
 from .zoom import SETTINGS as ZOOM_SETTINGS
 from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outlines, larger_than_usual, long_side,
                    small_cards, smaller_than_usual, usual_size)
-from .shelf import EmptyShelf, ShelfKeeper
+from .shelf import Comparison, EmptyShelf, ShelfKeeper
 from .shelf_step import ReadCloser, told_by_shelf
 from .second_look import (HIDING_AREA, hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
                           settled_cards)
@@ -167,12 +167,35 @@ class CardReader:
             return FrameReading("unsure")
 
     def _identify(self, frame: np.ndarray) -> FrameReading:
+        shelf = self._empty_shelf
+        compared = shelf.compare(frame) if shelf is not None else None
+        if shelf is not None and compared is not None:
+            alone = self._read_by_the_shelf_alone(frame, shelf, compared)
+            if alone is not None:
+                return alone
         reading = self._read_at_every_size(frame)
         if self._shelf_keeper is not None:
             self._empty_shelf = self._shelf_keeper.update(frame, reading.status == "empty") or self._empty_shelf
         if self._empty_shelf is None:
             return reading
-        return told_by_shelf(self, frame, reading, self._empty_shelf)
+        return told_by_shelf(self, frame, reading, self._empty_shelf,
+                             compared=compared if self._empty_shelf is shelf else None)
+
+    def _read_by_the_shelf_alone(self, frame: np.ndarray, shelf: EmptyShelf, compared: Comparison) -> FrameReading | None:
+        """The shelf step's "ok" with no reading of the stages (``told_by_shelf``: the cards read in
+        the changes since the shelf was empty, placed by keypoints, verified, every hidden-card
+        rule and the keypoint count), or None: the frame is then read by every stage.
+        Where a frame's every change is a card read in it, the outline stages' work (about half of
+        a frame's time) adds nothing the shelf step does not check; its "empty" is not taken: a
+        face-down card of the shelf's colours may change it too little, where the outline stages
+        still see the card's outline (docs/card_reader.md, "Speed")."""
+        alone = told_by_shelf(self, frame, FrameReading("unsure"), shelf, closer=False, compared=compared)
+        if alone.status != "ok":
+            return None
+        if self._shelf_keeper is not None:
+            self._shelf_keeper.update(frame, False)
+        log.debug("card reader: ok by the shelf step alone")
+        return alone
 
     def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
                                   named: list[CardSighting]) -> list[CardSighting]:

@@ -260,6 +260,66 @@ def test_a_reader_with_a_keeper_reads_with_the_shelf_it_captured(faces, reader) 
         reader.shelf_keeper = 3   # type: ignore[assignment]
 
 
+# ---------------------------------------------------------------- the shelf step first
+
+
+def _stages_counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """The frames (their shapes) the reader's stages read from now on, filled in as they read."""
+    calls: list[tuple[int, ...]] = []
+    stages = CardReader._read_at_every_size
+
+    def counted(self: CardReader, frame: np.ndarray) -> FrameReading:
+        calls.append(frame.shape)
+        return stages(self, frame)
+    monkeypatch.setattr(CardReader, "_read_at_every_size", counted)
+    return calls
+
+
+def test_a_frame_whose_every_change_is_a_card_read_in_it_is_read_by_the_shelf_step_alone(
+        placeholder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class: two cards apart on the shelf, each change a card read and verified; the outline
+    # stages, about half a frame's time, would add nothing the shelf step does not check
+    design, reader = placeholder
+    calls = _stages_counted(monkeypatch)
+    alone = []
+    for seed in range(4_200_000, 4_200_006):
+        scene = design_scene(design, seed, kind="apart")
+        calls.clear()
+        assert read(reader, scene, True) == "right", seed
+        alone.append(not calls)
+    assert alone.count(True) >= 5, alone
+
+
+def test_an_empty_shelf_is_still_read_by_the_stages(placeholder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class: the shelf step alone reads "empty" where a face-down card of the shelf's colours
+    # changed it too little; the stages' outlines must still be looked at, so its "empty" is
+    # never taken first
+    design, reader = placeholder
+    calls = _stages_counted(monkeypatch)
+    scenes = [design_scene(design, seed, kind="empty") for seed in range(4_200_010, 4_200_014)]
+    assert [read(reader, scene, True) for scene in scenes] == ["right"] * len(scenes)
+    assert len(calls) == len(scenes)
+
+
+def test_a_frame_read_by_the_shelf_step_alone_starts_the_keepers_capture_over(placeholder) -> None:
+    # the class: a frame of cards the stages never read must still tell the keeper the shelf was
+    # not empty, or a capture would run on over a game's frames
+    design, reader = placeholder
+    scene = design_scene(design, 4_200_001, kind="apart")           # an iron table the stages read empty
+    empty = scene.empty_shelf()
+    shelf = EmptyShelf(empty)
+    reader.empty_shelf, reader.shelf_keeper = shelf, ShelfKeeper(2)
+    try:
+        assert reader.identify(empty).status == "empty"
+        assert judge(scene, reader.identify(scene.image)).outcome == "right"
+        assert reader.identify(empty).status == "empty"
+        assert reader.empty_shelf is shelf                     # two empty frames, but not in a row
+        reader.identify(empty)
+        assert reader.empty_shelf is not shelf
+    finally:
+        reader.shelf_keeper = None
+
+
 def test_a_card_cut_by_the_frame_edge_is_never_read_from_its_change(faces, reader) -> None:
     # the class: the change of a card mostly outside the frame, read as a whole card by a quad
     # reaching beyond the frame's edge; a card cut by the edge keeps the frame unsure (point 2)
@@ -728,11 +788,14 @@ def test_a_card_whose_change_is_found_whole_is_read_by_the_thumbnail_where_the_f
 def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: int, owner: object, rule: str,
                               stand_in: object, hard: bool = False) -> None:
     """A development scene of design ``name`` (normal, or ``hard``) reads right, and ``unsure``
-    with the ``rule`` of ``owner`` replaced by ``stand_in`` (the rule off)."""
+    with the ``rule`` of ``owner`` replaced by ``stand_in`` (the rule off). With the rule off the
+    frame is read by every stage, where the rule acts: the shelf step alone, tried first, may read
+    it right by another way (``CardReader._read_by_the_shelf_alone``)."""
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=hard)
     assert read(reader, scene, True) == "right"
+    monkeypatch.setattr(CardReader, "_read_by_the_shelf_alone", lambda *args: None)
     monkeypatch.setattr(owner, rule, stand_in)
     assert read(reader, scene, True) == "unsure"
 
@@ -1281,8 +1344,8 @@ def test_an_unread_outline_is_not_judged_in_the_part_of_the_frame_read_closer() 
 
 def _not_closer_again(real):
     """``told_by_shelf`` as it was before a part read closer was read with the shelf's same part."""
-    def told(looks, frame, reading, shelf, closer=True):
-        return real(looks, frame, reading, shelf, closer) if closer else reading
+    def told(looks, frame, reading, shelf, closer=True, compared=None):
+        return real(looks, frame, reading, shelf, closer, compared) if closer else reading
     return told
 
 
