@@ -181,7 +181,8 @@ class CardReader:
         return told_by_shelf(self, frame, reading, self._empty_shelf,
                              compared=compared if self._empty_shelf is shelf else None)
 
-    def _read_by_the_shelf_alone(self, frame: np.ndarray, shelf: EmptyShelf, compared: Comparison) -> FrameReading | None:
+    def _read_by_the_shelf_alone(self, frame: np.ndarray, shelf: EmptyShelf,
+                                 compared: Comparison) -> FrameReading | None:
         """The shelf step's "ok" with no reading of the stages (``told_by_shelf``: the cards read in
         the changes since the shelf was empty, placed by keypoints, verified, every hidden-card
         rule and the keypoint count), or None: the frame is then read by every stage.
