@@ -183,7 +183,9 @@ class ShelfSettings:
     #: the rim of the card left outside its quad holds the card's sharp outline: joined to a soft
     #: change beside the card (the light of a lamp, a shadow) it made that change a part that may be
     #: a card (3 of 6 "a change holds more" of 1500 seen normal scenes from 58710000). Half a
-    #: ``card_margin``: the visible part of a card beneath another stays (0.31-0.37 of a change)
+    #: ``card_margin``: the visible part of a card beneath another (0.31-0.37 of a change without
+    #: the rim) still counts (its test; 750 scenes from 58730000 and 68730000 read as without it
+    #: but one more right)
     placed_rim: float = 0.06
     #: changes no card named explains, each too small to count, that add up to this share of the
     #: least change that may be a card (``least_card``) may be a card a glare burnt out but for
