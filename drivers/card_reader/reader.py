@@ -515,9 +515,20 @@ class CardReader:
                 ing, conf = self._fine.read(frame, oriented / scale)
                 if best is None or conf > best[0]:
                     best = (conf, ing, oriented)
-        if best is None or best[0] < (1 + self.threshold) / 2:
+        if best is None or best[0] < self.threshold:
             return None
-        return sighting(best[1], best[2] / scale, best[0])
+        confidence, ingredient, quad = best[0], best[1], best[2] / scale
+        if confidence < (1 + self.threshold) / 2 and not self._clearly_verified(frame, quad, ingredient):
+            return None
+        return sighting(ingredient, quad, confidence)
+
+    def _clearly_verified(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> bool:
+        """Whether the card ``ingredient`` at ``quad`` (frame px) passes verification leading every
+        other face by ``VerifySettings.clear_lead``: a region's card the fine look reads above the
+        threshold but short of halfway to certainty (a glare on a corner of a small card) is then
+        named all the same."""
+        verdict = self.verdict(frame, quad, ingredient)
+        return verdict.passed and verdict.lead >= self.verify_settings.clear_lead
 
     def _read_thumbnail(self, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a change's rectangle (``box``, work px) shows to the outlines' own reading

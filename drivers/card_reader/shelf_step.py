@@ -238,17 +238,34 @@ def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
     """The cards a change of the shelf (``region``) shows: itself read as one card, or else its
     parts wider than a finger (``EmptyShelf.parts``: a card with a finger on it, cards whose
     changes met at a corner), or else the card outlines in the change (``outlines_of_change``:
-    cards side by side), each read as one; none unless together they cover the change but for
-    its fringe (``WHOLE_CHANGE``): else it holds more than the cards read."""
+    cards side by side), each read as one; or else the cards of both readings, each card once
+    (class: two cards whose changes met, one read in its part, the other, its part widened off it
+    by a glare, in its outline); none unless together they cover the change but for its fringe
+    (``WHOLE_CHANGE``): else it holds more than the cards read, and none where one card is read
+    as two ingredients."""
     card = _read_change(looks, frame, small, scale, shelf.box(region), named)
     if card is not None and _cover(shelf, compared, region, [card]):
         return [card]
     quads = _quads(named)
+    every: list[CardSighting] = []          # the cards of both readings, each card once
     for boxes in (shelf.parts(region, quads), outlines_of_change(shelf, compared.changes, region, small.shape)):
         cards = [c for c in (_read_change(looks, frame, small, scale, box, named) for box in boxes) if c is not None]
         if _cover(shelf, compared, region, cards):
             return cards
-    return []
+        for read in cards:
+            same = [other for other in every if _one_card(read, other)]
+            if any(other.ingredient != read.ingredient for other in same):
+                return []                   # one card read as two ingredients
+            if not same:
+                every.append(read)
+    return every if _cover(shelf, compared, region, every) else []
+
+
+def _one_card(card: CardSighting, other: CardSighting) -> bool:
+    """Whether two cards read in one change are one card read twice: they share over ``SAME_CARD``
+    of the smaller (a card's part and its outline, read each)."""
+    a, b = np.asarray(card.quad, np.float32), np.asarray(other.quad, np.float32)
+    return shared_area(a, b) > SAME_CARD * min(quad_area(a), quad_area(b))
 
 
 def _read_closer(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Comparison,

@@ -22,6 +22,7 @@ from drivers.card_reader.reading import FrameReading, sighting
 from drivers.card_reader.scenes import Conditions, Finger, Placement, compose_scene
 from drivers.card_reader.shelf import SETTINGS, EmptyShelf, ShelfKeeper, ShelfSettings
 from drivers.card_reader.shelf_step import WHOLE_CHANGE
+from drivers.card_reader.thumbnails import work_image
 
 SIZE = (640, 480)
 #: the light of a game's frame; the captured shelf's light drifts from it (``empty_shelf``)
@@ -1571,3 +1572,66 @@ def test_a_scene_with_a_card_burnt_out_beside_the_card_named_reads_unsure(monkey
     assert read(reader, scene, True) == "unsure"
     monkeypatch.setattr(EmptyShelf, "lost_in_glare", lambda self, compared, cards: False)
     assert read(reader, scene, True) == "wrong"
+
+
+
+class _ReadsAtSightings:
+    """Stands in for the reader's ``read_box`` (``shelf_step.CardLooks``): a box centred on a card
+    reads, at the card's n-th sighting, the name ``reads[card][n]`` (n from 1), else nothing."""
+
+    threshold = 0.5
+
+    def __init__(self, cards: dict[str, np.ndarray], reads: dict[str, dict[int, str]]) -> None:
+        self.cards, self.reads = cards, reads
+        self.sightings: dict[str, int] = {}
+
+    def read_box(self, frame, small, scale, box):
+        centre = (np.asarray(box) / scale).mean(axis=0)
+        card = next((name for name, quad in self.cards.items() if np.linalg.norm(quad.mean(axis=0) - centre) < 5), None)
+        if card is None:
+            return None
+        self.sightings[card] = self.sightings.get(card, 0) + 1
+        name = self.reads[card].get(self.sightings[card])
+        return None if name is None else sighting(name, self.cards[card], 0.9)
+
+
+
+def _read_in_parts_then_outlines(monkeypatch: pytest.MonkeyPatch, faces, reads: dict[str, dict[int, str]],
+                                 places: list[Placement]) -> list:
+    """``shelf_step._read_changed_region`` of the one change of cards whose changes met (``places``
+    on felt), its parts and its outlines each the cards' quads, read as ``reads`` says (the first
+    sighting of a card is its part's, the second its outline's)."""
+    scene, shelf = table_scene(faces, "felt", places)
+    compared = shelf.compare(scene.image)
+    (region,) = shelf.unexplained_regions(compared.changes, [], compared.sharp)
+    cards = {name: np.asarray(quad, np.float32) for name, quad in scene.cards}
+    monkeypatch.setattr(EmptyShelf, "parts", lambda self, region, quads: list(cards.values()))
+    monkeypatch.setattr(shelf_step, "outlines_of_change", lambda *args: list(cards.values()))
+    small, scale = work_image(scene.image)
+    return shelf_step._read_changed_region(_ReadsAtSightings(cards, reads), scene.image, small, scale, compared,
+                                           region, [], shelf)
+
+
+#: two cards whose changes met at a corner, and three in a row
+TWO_MET = [Placement("fern", (0.4, 0.35), 15.0, 0.22), Placement("claw", (0.485, 0.55), 40.0, 0.22)]
+THREE_MET = [*TWO_MET, Placement("toad", (0.57, 0.35), 15.0, 0.22)]
+
+
+def test_cards_read_some_in_their_parts_and_the_rest_in_their_outlines_explain_their_change(
+        faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class: two small cards whose changes met, one read in its part, the other's part widened
+    # off it by a glare on its corner and read only in its outline: neither reading covers the
+    # change alone, the two together do
+    found = _read_in_parts_then_outlines(monkeypatch, faces, {"fern": {1: "fern"}, "claw": {2: "claw"}}, TWO_MET)
+    assert sorted(card.ingredient for card in found) == ["claw", "fern"], found
+    # each card once: one read in its part and its outline alike is not counted twice
+    reads = {"fern": {1: "fern", 2: "fern"}, "claw": {1: "claw"}, "toad": {2: "toad"}}
+    found = _read_in_parts_then_outlines(monkeypatch, faces, reads, THREE_MET)
+    assert sorted(card.ingredient for card in found) == ["claw", "fern", "toad"], found
+    assert _read_in_parts_then_outlines(monkeypatch, faces, {"fern": {1: "fern"}, "claw": {}}, TWO_MET) == []
+
+
+def test_a_card_read_as_two_ingredients_in_its_part_and_its_outline_explains_nothing(
+        faces, monkeypatch: pytest.MonkeyPatch) -> None:
+    reads = {"fern": {1: "fern", 2: "root"}, "claw": {1: "claw"}, "toad": {2: "toad"}}
+    assert _read_in_parts_then_outlines(monkeypatch, faces, reads, THREE_MET) == []

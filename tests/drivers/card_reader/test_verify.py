@@ -13,6 +13,7 @@ from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.reading import CardSighting, FrameReading
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
+from drivers.card_reader.thumbnails import work_image
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
                                         lead_probability, runs_past_the_card, shrunk_quads, side_ratio,
                                         verify_card)
@@ -306,3 +307,22 @@ def test_a_card_another_face_matches_as_well_is_not_shown_to_be_the_card_named(r
     leading, trailing = sorted(verdicts.values(), key=lambda v: v.lead, reverse=True)
     assert trailing.lead < 0 and not trailing.passed
     assert leading.lead >= 0 and leading.passed
+
+
+@pytest.mark.parametrize("ingredient", ("mushroom", "flower", "toad", "feather"))
+def test_a_region_the_fine_look_reads_short_of_halfway_to_certainty_is_named_once_clearly_verified(
+        ribbon, ingredient) -> None:
+    # the class: a small card, blurred, with a glare on its corner, in a change of the shelf; the
+    # fine look reads it above the threshold but short of halfway to certainty, the bar of a
+    # region read at many quads, and its face passes verification well ahead of every other
+    shot = compose_scene(ribbon, [Placement(ingredient, (0.45, 0.5), 15.0, 0.2)], "copper", seed=5,
+                         conditions=Conditions(glare=(0.48, 0.56, 0.08, 1.5), noise=4.0, blur_sigma=2.5))
+    quad = np.array(shot.cards[0][1], np.float32)
+    reader = CardReader(enroll(ribbon))
+    read, confidence = FineMatcher(enroll(ribbon).faces).read(shot.image, quad)
+    assert read == ingredient and reader.threshold <= confidence < (1 + reader.threshold) / 2, confidence
+    small, scale = work_image(shot.image)
+    card = reader._read_region(shot.image, small, scale, quad * scale)
+    assert card is not None and card.ingredient == ingredient, card
+    strict = CardReader(enroll(ribbon), verify=dataclasses.replace(SETTINGS, clear_lead=2.0))
+    assert strict._read_region(shot.image, small, scale, quad * scale) is None
