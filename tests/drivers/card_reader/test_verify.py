@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader, SHIPPED_FACE_NAMES, enroll
-from drivers.card_reader.designs import make_design
+from drivers.card_reader import reader as reader_module
+from drivers.card_reader.designs import design_scene, make_design
 from drivers.card_reader.fine_look import FineMatcher
 from drivers.card_reader.keypoints import skewed
 from drivers.card_reader.reading import CardSighting, FrameReading
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
+from drivers.card_reader.shelf import EmptyShelf
 from drivers.card_reader.thumbnails import work_image
 from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
                                         lead_probability, runs_past_the_card, shrunk_quads, side_ratio,
@@ -326,3 +328,31 @@ def test_a_region_the_fine_look_reads_short_of_halfway_to_certainty_is_named_onc
     assert card is not None and card.ingredient == ingredient, card
     strict = CardReader(enroll(ribbon), verify=dataclasses.replace(SETTINGS, clear_lead=2.0))
     assert strict._read_region(shot.image, small, scale, quad * scale) is None
+
+
+def test_a_verdict_is_made_once_while_a_frame_is_read_and_each_time_outside(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the shelf step verifies a card it reads in a change, then every card named with it: while
+    # ``identify`` reads the frame the first verdict is given again, and the reading is the same
+    design = make_design("ribbon")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 7_300_028)
+    made: list[tuple[int, bytes, str]] = []
+
+    def counted(frame, quad, ingredient, *args):
+        made.append((id(frame), np.asarray(quad, np.float32).tobytes(), ingredient))
+        return verify_card(frame, quad, ingredient, *args)
+
+    monkeypatch.setattr(reader_module, "verify_card", counted)
+    reader.empty_shelf = EmptyShelf(scene.empty_shelf())
+    reading = reader.identify(scene.image)
+    assert reading.status == "ok" and len(made) == len(set(made)) > 0, made
+    forgetting = CardReader(enroll(dict(design.faces), design.back))
+    forgetting.empty_shelf = EmptyShelf(scene.empty_shelf())
+    made.clear()
+    unremembered = forgetting._identify(scene.image)         # read outside ``identify``: nothing remembered
+    assert unremembered == reading and len(made) > len(set(made)), made
+    made.clear()
+    quad = np.asarray(reading.cards[0].quad, np.float32)
+    reader.verdict(scene.image, quad, str(reading.cards[0].ingredient))
+    reader.verdict(scene.image, quad, str(reading.cards[0].ingredient))
+    assert len(made) == 2
