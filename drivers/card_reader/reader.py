@@ -527,7 +527,8 @@ class CardReader:
         """The card a region shows (``box``: the rectangle around it, work px), or None. The
         rectangle, snapped to the card's printed edge and trimmed to its aspect (``_retry_quads``),
         is read by the fine look upright and upside down; as it tries many quads, the best reading
-        must be halfway from the tolerance's threshold to certainty."""
+        must be halfway from the tolerance's threshold to certainty, or above the threshold and
+        clearly verified (``_clearly_verified``)."""
         best: tuple[float, str, np.ndarray] | None = None
         for quad in [order_quad(box), *(order_quad(q) for q in self._retry_quads(small, box))]:
             for oriented in (quad, np.roll(quad, 2, axis=0)):
