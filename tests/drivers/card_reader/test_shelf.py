@@ -1574,7 +1574,6 @@ def test_a_scene_with_a_card_burnt_out_beside_the_card_named_reads_unsure(monkey
     assert read(reader, scene, True) == "wrong"
 
 
-
 class _ReadsAtSightings:
     """Stands in for the reader's ``read_box`` (``shelf_step.CardLooks``): a box centred on a card
     reads, at the card's n-th sighting, the name ``reads[card][n]`` (n from 1), else nothing."""
@@ -1593,7 +1592,6 @@ class _ReadsAtSightings:
         self.sightings[card] = self.sightings.get(card, 0) + 1
         name = self.reads[card].get(self.sightings[card])
         return None if name is None else sighting(name, self.cards[card], 0.9)
-
 
 
 def _read_in_parts_then_outlines(monkeypatch: pytest.MonkeyPatch, faces, reads: dict[str, dict[int, str]],
