@@ -614,7 +614,7 @@ class EmptyShelf:
 
     def shows_the_shelf(self, texture: Textures, changes: np.ndarray, quad: np.ndarray,
                         cards: list[np.ndarray], unexplained: list[np.ndarray] | None = None,
-                        shelf_share: np.ndarray | None = None, read_closer: np.ndarray | None = None,
+                        washed_by: Comparison | None = None, read_closer: np.ndarray | None = None,
                         burnt: np.ndarray | None = None) -> bool:
         """Whether an outline (``quad``, frame px) the stages could not read is, beyond the ``cards``
         named (quads, frame px), the shelf's own texture (the frame's ``texture``): almost nothing
@@ -638,10 +638,15 @@ class EmptyShelf:
         light, and a card of the shelf's colours beyond the cards named is left to
         ``hides_a_card``, ``recoloured``, ``printed`` and ``covers_the_grain`` (class: an outline
         round a card named and the table beside it, whose faint texture the sensor's noise or a
-        glare hides, where nothing changed). Given the frame's ``shelf_share`` (``Comparison``), a
+        glare hides, where nothing changed). Given the frame's comparison (``washed_by``), a
         block has texture to see only as far as glare left it: a block the glare burnt out, or
         washed below ``least_texture``, is not judged (class: an outline round a glare on an empty
-        table). The part of the frame ``read_closer`` (a quad, frame px), where cards were read
+        table); and it is judged by its pixels off the glare (``Comparison.glare``: the shelf under
+        white light, its detail washed out, told there by the comparison), as the glare's own
+        slope fills both bands of the texture where it lies (class: an outline over a soft glare on
+        an empty table, a block of it at the glare's rim, its texture seen again beside the glare
+        and not across it); with fewer than ``least_seen`` pixels off it, a block is not judged.
+        The part of the frame ``read_closer`` (a quad, frame px), where cards were read
         again closer with the shelf, is left out: that reading judged the outlines there (class: an
         outline round small cards, too small for the outline stages, and the finger or shadow
         beside them)."""
@@ -662,7 +667,8 @@ class EmptyShelf:
             if not judged or np.count_nonzero(unchanged) < self.settings.least_seen:
                 return False
             inside = unchanged
-        if not self._seen_again(texture, inside):
+        off_glare = inside if washed_by is None else inside & ~washed_by.glare
+        if np.count_nonzero(off_glare) >= self.settings.least_seen and not self._seen_again(texture, off_glare):
             return False
         side = max(3, round(self._card_width(changes, cards) if cards else
                             self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect))
@@ -670,10 +676,12 @@ class EmptyShelf:
         for y in range(int(ys.min()), int(ys.max()) + 1, side):
             for x in range(int(xs.min()), int(xs.max()) + 1, side):
                 block = (slice(y, y + side), slice(x, x + side))
-                where = inside[block]
-                if np.count_nonzero(where) < side * side / 2:
+                if np.count_nonzero(inside[block]) < side * side / 2:
                     continue
-                washed = 1.0 if shelf_share is None else float(shelf_share[block][where].mean())
+                where = off_glare[block]
+                if np.count_nonzero(where) < self.settings.least_seen:
+                    continue
+                washed = 1.0 if washed_by is None else float(washed_by.shelf_share[block][where].mean())
                 if (float(self._texture[block][where].std()) * washed >= self.settings.least_texture
                         and not self._seen_again(texture, where, block)
                         and not self._nothing_beyond_the_pitch(texture, where, block)):

@@ -9,6 +9,7 @@ verification; else "unsure". It reads cards in the changes through the reader (`
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import NamedTuple, Protocol
 
@@ -94,6 +95,8 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     if compared is None:
         return reading
     changes, sharp = compared.changes, compared.sharp
+    if reading.status != "ok":
+        reading = _unnamed_where_unchanged(shelf, frame, changes, reading)
     named = [c for c in reading.cards if c.ingredient is not None
              and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
     if _unchanged(shelf, frame, changes, named):
@@ -195,9 +198,10 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
                            named: list[CardSighting], read_closer: np.ndarray | None = None) -> bool:
     """Whether every outline of ``reading`` the stages could not read is, beyond the cards
     ``named``, the shelf's own texture (``EmptyShelf.shows_the_shelf``). With no card named, the
-    parts of an outline where glare washed the shelf's texture out are not judged: the frame then
-    reads empty, where a card lost in the glare whole is a miss; beside cards named it would make
-    an "ok" leave it out, so there they are judged, and such an outline keeps the frame unsure.
+    parts of an outline where glare washed the shelf's texture out, or the comparison found the
+    shelf under glare, are not judged: the frame then reads empty, where a card lost in the glare
+    whole is a miss; beside cards named it would make an "ok" leave it out, so there they are
+    judged, and such an outline keeps the frame unsure.
     The part of the frame ``read_closer`` (frame px), if any, is not judged: its own reading,
     with the shelf, judged the outlines there at the size the outline stages read."""
     unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None]
@@ -206,10 +210,31 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
     texture = shelf.texture(frame)               # once a frame, not once an outline
     quads = _quads(named)
     unexplained = shelf.unexplained_parts(compared.changes, quads, compared.sharp) if quads else None
-    washed = None if quads else compared.shelf_share
-    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed, read_closer,
+    washed_by = None if quads else compared
+    return all(shelf.shows_the_shelf(texture, compared.changes, quad, quads, unexplained, washed_by, read_closer,
                                      compared.burnt)
                for quad in unread)
+
+
+def _unnamed_where_unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
+                             reading: FrameReading) -> FrameReading:
+    """``reading`` (not "ok": its names unverified) with each card named where the shelf saw next
+    to no change (``changed_share`` under ``least_card``) and whose print does not hide the shelf's
+    texture (``hides_the_shelf``) left unnamed: what the stages named there is the shelf's own
+    print, and is judged as an outline they could not read (``shows_the_shelf``), where a card
+    would not show the shelf's texture again (class: a patterned table's print named short of
+    verification on an empty table, which kept the frame unsure). An "ok" keeps its names: a
+    verified card where nothing changed keeps the frame unsure."""
+    least = shelf.settings.least_card
+    cards, texture = [], None
+    for card in reading.cards:
+        quad = np.asarray(card.quad, np.float32)
+        if card.ingredient is not None and shelf.changed_share(changes, quad) < least:
+            texture = shelf.texture(frame) if texture is None else texture
+            if not shelf.hides_the_shelf(texture, changes, quad):
+                card = dataclasses.replace(card, ingredient=None, confidence=0.0)
+        cards.append(card)
+    return FrameReading(reading.status, cards)
 
 
 def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:
