@@ -218,34 +218,36 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
 
 def _unnamed_where_unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
                              reading: FrameReading) -> FrameReading:
-    """``reading`` (not "ok": its names unverified) with each card named where the shelf saw next
-    to no change (``changed_share`` under ``least_card``) and whose print does not hide the shelf's
-    texture (``hides_the_shelf``) left unnamed: what the stages named there is the shelf's own
+    """``reading`` (not "ok": its names unverified) with each card named where nothing changed
+    (``_where_nothing_changed``) left unnamed: what the stages named there is the shelf's own
     print, and is judged as an outline they could not read (``shows_the_shelf``), where a card
     would not show the shelf's texture again (class: a patterned table's print named short of
     verification on an empty table, which kept the frame unsure). An "ok" keeps its names: a
     verified card where nothing changed keeps the frame unsure."""
-    least = shelf.settings.least_card
-    cards, texture = [], None
-    for card in reading.cards:
-        quad = np.asarray(card.quad, np.float32)
-        if card.ingredient is not None and shelf.changed_share(changes, quad) < least:
-            texture = shelf.texture(frame) if texture is None else texture
-            if not shelf.hides_the_shelf(texture, changes, quad):
-                card = dataclasses.replace(card, ingredient=None, confidence=0.0)
-        cards.append(card)
-    return FrameReading(reading.status, cards)
+    named = [c for c in reading.cards if c.ingredient is not None]
+    unchanged = iter(_where_nothing_changed(shelf, frame, changes, named))    # in the order of ``named``
+    return FrameReading(reading.status, [dataclasses.replace(c, ingredient=None, confidence=0.0)
+                                         if c.ingredient is not None and next(unchanged) else c
+                                         for c in reading.cards])
 
 
 def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:
-    """Whether a card ``named`` lies where the shelf saw next to no change (``changed_share``) and
-    its print does not hide the shelf's texture (``hides_the_shelf``: a card of the shelf's colours)."""
-    quads = [q for q in _quads(named)
-             if shelf.changed_share(changes, q) < shelf.settings.least_card]
-    if not quads:
-        return False
+    """Whether a card ``named`` lies where nothing changed (``_where_nothing_changed``)."""
+    return any(_where_nothing_changed(shelf, frame, changes, named))
+
+
+def _where_nothing_changed(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
+                           cards: list[CardSighting]) -> list[bool]:
+    """For each of the ``cards``, whether it lies where the shelf saw next to no change
+    (``changed_share`` under ``least_card``) and its print does not hide the shelf's texture
+    (``hides_the_shelf``: a card of the shelf's colours). The frame's texture is made only when
+    a card lies so."""
+    quads = _quads(cards)
+    quiet = [shelf.changed_share(changes, q) < shelf.settings.least_card for q in quads]
+    if not any(quiet):
+        return quiet
     texture = shelf.texture(frame)
-    return not all(shelf.hides_the_shelf(texture, changes, q) for q in quads)
+    return [still and not shelf.hides_the_shelf(texture, changes, q) for still, q in zip(quiet, quads)]
 
 
 def _unsure(reading: FrameReading, why: str) -> FrameReading:
