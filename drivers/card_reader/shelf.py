@@ -857,17 +857,23 @@ class EmptyShelf:
         them (``Comparison.burnt``). Where a glare burns a card out the shelf sees no change; it
         sees the card's print only where the glare left it (class: a pale card beside a card named,
         burnt out over 0.9 of it, its change in pieces just under a card's quarter, left out of an
-        "ok")."""
+        "ok"). A finger or an arm in the pieces and the burnt pixels together (``finger_bands``: a
+        band from the frame's edge narrower than a card) is not counted: a pale finger burnt out,
+        its rims seen in pieces, is no card."""
         if not cards:
             return False
         parts = self.unexplained_parts(compared.changes, cards, compared.sharp)
         if not parts:
             return False
+        card_width = self._card_width(compared.changes, cards)
+        beyond = self._beyond(compared.changes, cards)
         pieces = np.any(parts, axis=0)
-        width = max(3, int(self._card_width(compared.changes, cards)) | 1)
+        burnt = compared.burnt & beyond & ~pieces
+        finger = finger_bands(((pieces | burnt) * 255).astype(np.uint8), card_width) > 0
+        pieces, burnt = pieces & ~finger, burnt & ~finger
+        width = max(3, int(card_width) | 1)
         near = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
         count, groups = cv2.connectedComponents(near)
-        burnt = compared.burnt & self._beyond(compared.changes, cards) & ~pieces
         least = self._least_card(cards)
         for group in (groups == i for i in range(1, count)):
             seen = np.count_nonzero(pieces & group)
