@@ -1110,13 +1110,9 @@ def test_a_scene_with_a_card_hiding_a_faint_check_beside_the_card_named_reads_un
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, 45_100_305, hard=True)
     assert read(reader, scene, True) == "unsure"
-    # the check's fine texture, judged since session 54 (``grain_texture`` 0.02), finds the card
-    # too: here it is judged as before (0.05), so the hidden pattern is tested alone
-    before = dataclasses.replace(SETTINGS, coarse_texture=0.04, grain_texture=0.05)
-    hides, covers = shelf_module.EmptyShelf.hides_a_card, shelf_module.EmptyShelf.covers_the_grain
+    before = dataclasses.replace(SETTINGS, coarse_texture=0.04)
+    hides = shelf_module.EmptyShelf.hides_a_card
     monkeypatch.setattr(shelf_module.EmptyShelf, "hides_a_card", lambda self, *args: hides(_with(self, before), *args))
-    monkeypatch.setattr(shelf_module.EmptyShelf, "covers_the_grain",
-                        lambda self, *args: covers(_with(self, before), *args))
     assert read(reader, scene, True) == "wrong"
 
 
@@ -1265,12 +1261,16 @@ def test_a_small_card_of_the_shelfs_light_beside_the_card_read_keeps_the_frame_u
     # the class end to end: a small grey card of bricks on a pale stone, a small card of grey noise
     # on a plain cloth, beside a small card the shelf step read in its change; the "ok" named that
     # card alone (wrong readings of the run at 1905957). The full-bleed's pale stone is burnt out
-    # round its card, where ``lost_in_glare`` also keeps it unsure: off here, the print alone is tested
+    # round its card, where ``lost_in_glare`` also keeps it unsure, and since session 54 its print
+    # in place of the stone's faint grain (``faint_grain``) too: both off here, the print alone is
+    # tested
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=True)
     assert read(reader, scene, True) == "unsure"
     monkeypatch.setattr(EmptyShelf, "lost_in_glare", lambda self, compared, cards: False)
+    first_bar_alone, covers = dataclasses.replace(SETTINGS, faint_grain_print=100.0), EmptyShelf.covers_the_grain
+    monkeypatch.setattr(EmptyShelf, "covers_the_grain", lambda self, *args: covers(_with(self, first_bar_alone), *args))
     assert read(reader, scene, True) == "unsure"
     monkeypatch.setattr(EmptyShelf, "printed", lambda *args: False)
     assert read(reader, scene, True) == "wrong"
@@ -1325,33 +1325,37 @@ def test_light_alone_and_a_camera_moved_cover_no_grain(kind) -> None:
         assert not shelf.covers_the_grain(shelf.compare(frame), NAMED_LEFT), (kind, name)
 
 
-#: a small card named, and the place of a small card beside it (frame px): 70 x 100 and 68 x 96,
-#: about a quarter of the frame's height, as the small cards of the hard scenes
+#: a small card named (frame px): 70 x 100, about a fifth of the frame's height, as the small
+#: cards of the hard scenes
 SMALL_NAMED = [np.float32([[120, 200], [190, 200], [190, 300], [120, 300]])]
-SMALL_BOX = (380, 180, 448, 276)
 
 
-@pytest.mark.parametrize("table", (2, 4, 5))
-def test_a_small_grey_card_of_a_stones_light_beside_a_card_named_covers_its_grain(table) -> None:
-    # the class: a small grey card of bricks on a stone, of the stone's light and printed as
-    # faintly (the frame's texture there no stronger than the stone's); the shelf saw no change
-    # for it, its print is not 3 times the stone's, and it is too small for the coarse band's
-    # blocks; the stone's fine texture was judged from session 54 only (full-bleed 69000987, the
-    # wrong reading of the hard run at f9b1326)
-    capture, again = empty_shelf("stone", SIZE, table, LIGHT, 1), empty_shelf("stone", SIZE, table, LIGHT, 2)
-    shelf = EmptyShelf(capture)
-    of_its_light = _patched(again, cv2.GaussianBlur(again, (0, 0), 8), SMALL_BOX)    # the stone's light, no grain
-    frame = _bricks(of_its_light, 0.85, SMALL_BOX)
-    compared = shelf.compare(frame)
-    x0, y0, x1, y1 = SMALL_BOX
-    card = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    assert shelf.changed_share(compared.changes, card) < SETTINGS.least_card     # the change misses it
-    assert not shelf.hides_a_card(frame, compared.changes, SMALL_NAMED)
-    assert not shelf.recoloured(frame, compared, SMALL_NAMED)
-    assert not shelf.printed(compared, SMALL_NAMED)
-    assert shelf.covers_the_grain(compared, SMALL_NAMED)
-    assert not shelf.covers_the_grain(compared, SMALL_NAMED + [card])   # named, it is no other card
-    assert not _with(shelf, dataclasses.replace(SETTINGS, grain_texture=0.05)).covers_the_grain(compared, SMALL_NAMED)
+def _printed_over(shelf: EmptyShelf, compared, rows: slice, columns: slice, strength: float):
+    """``compared`` with the frame's fine texture in a part (``rows``, ``columns`` at the shelf's
+    width) the shelf's own from elsewhere, uncorrelated with it there, times ``strength``: a card of
+    the shelf's light with a print of its own."""
+    texture = compared.texture.copy()
+    texture[rows, columns] = strength * np.roll(shelf._texture, (40, -60), axis=(0, 1))[rows, columns]
+    return compared._replace(texture=texture, detail=shelf_module._detail(texture, shelf.settings))
+
+
+def test_a_print_stronger_than_a_faint_grain_in_its_place_covers_it() -> None:
+    # the class: a small grey card of a stone's light beside the card named, its print 2.5 times
+    # as strong as the stone's faint grain there (0.02-0.05) and uncorrelated with it; the shelf
+    # saw no change for it, its print is not 3 times the stone's (``printed``), and it is too small
+    # for the coarse band's blocks (full-bleed 69000987, the wrong reading of the hard run at
+    # f9b1326). Noise in a dim frame decorrelates a faint grain but keeps its strength: a print
+    # only as strong as the grain is not judged (development tarot 7300082: the dark corners)
+    shelf = EmptyShelf(empty_shelf("stone", SIZE, 2, LIGHT, 1))
+    compared = shelf.compare(empty_shelf("stone", SIZE, 2, LIGHT, 2))
+    rows, columns = slice(70, 94), slice(138, 155)         # a small card's place beside it, at 160 px wide
+    faint = (shelf._detail[rows, columns] >= SETTINGS.faint_grain) & (shelf._detail[rows, columns] < SETTINGS.grain_texture)
+    assert faint.mean() > 0.5                               # the stone's grain there is faint
+    assert not shelf.covers_the_grain(compared, SMALL_NAMED)                           # the stone again
+    assert shelf.covers_the_grain(_printed_over(shelf, compared, rows, columns, 2.5), SMALL_NAMED)
+    assert not shelf.covers_the_grain(_printed_over(shelf, compared, rows, columns, 1.0), SMALL_NAMED)
+    first_bar_alone = _with(shelf, dataclasses.replace(SETTINGS, faint_grain_print=100.0))
+    assert not first_bar_alone.covers_the_grain(_printed_over(shelf, compared, rows, columns, 2.5), SMALL_NAMED)
 
 
 def test_a_small_grey_card_of_a_stones_light_beside_the_card_read_keeps_the_frame_unsure(monkeypatch) -> None:
@@ -1361,7 +1365,7 @@ def test_a_small_grey_card_of_a_stones_light_beside_the_card_read_keeps_the_fram
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, 69_000_987, hard=True)
     assert read(reader, scene, True) == "unsure"
-    before, covers = dataclasses.replace(SETTINGS, grain_texture=0.05), EmptyShelf.covers_the_grain
+    before, covers = dataclasses.replace(SETTINGS, faint_grain_print=100.0), EmptyShelf.covers_the_grain   # the first bar alone
     monkeypatch.setattr(EmptyShelf, "covers_the_grain", lambda self, *args: covers(_with(self, before), *args))
     assert read(reader, scene, True) == "wrong"
 
