@@ -275,11 +275,11 @@ class ShelfSettings:
     #: place of a fainter grain. Noise decorrelates a faint grain and keeps its strength: the dark
     #: corners of a dim, noisy frame (5-16 grey levels) showed 0.9-1.0 times the shelf's there and
     #: covered 0.42 of a small card on wood without ``faint_grain_print``, 0.06 with it
-    #: (development tarot 7300082, a right reading); a small grey card of bricks on a pale slab of a stone's light,
-    #: its print as faint as the stone's (not ``printed``) and too small for ``hides_a_card``'s
-    #: blocks, showed 2.5 times (median) and covered 0.36 of a card (full-bleed 69000987, the wrong
-    #: reading of the hard run at f9b1326: `ok` with the card beside it alone; none covered at the
-    #: first bar alone, until session 54)
+    #: (development tarot 7300082, a right reading); a small grey card of bricks on a pale slab of
+    #: a stone's light, its print as faint as the stone's (not ``printed``) and too small for
+    #: ``hides_a_card``'s blocks, showed 2.5 times (median) and covered 0.36 of a card (full-bleed
+    #: 69000987, the wrong reading of the hard run at f9b1326: "ok" with the card beside it alone;
+    #: none covered at the first bar alone, until session 54)
     faint_grain: float = 0.02
     #: ... the frame's fine texture's deviation over the shelf's there for a faint grain to be
     #: judged: 2.0 covered 0.14 of that grey card, 1.25 still 0.08 of the small card by the dark
@@ -853,7 +853,8 @@ class EmptyShelf:
         if not cards:
             return False
         settings = self.settings
-        faint = (self._detail >= settings.faint_grain) & (compared.detail >= settings.faint_grain_print * self._detail)
+        faint = ((self._detail >= settings.faint_grain)
+                 & (compared.detail >= settings.faint_grain_print * self._detail))
         judged = self._apart_from(compared, cards) & ((self._detail >= settings.grain_texture) | faint)
         if np.count_nonzero(judged) < settings.least_seen:
             return False
@@ -872,7 +873,7 @@ class EmptyShelf:
         sees the card's print only where the glare left it (class: a pale card beside a card named,
         burnt out over 0.9 of it, its change in pieces just under a card's quarter, left out of an
         "ok"). A finger or an arm in the pieces and the burnt pixels together (``finger_bands``: a
-        band from the frame's edge narrower than a card) is not counted: a pale finger burnt out,
+        band from the frame's edge narrower than half a card) is not counted: a pale finger burnt out,
         its rims seen in pieces, is no card."""
         if not cards:
             return False
@@ -880,9 +881,8 @@ class EmptyShelf:
         if not parts:
             return False
         card_width = self._card_width(compared.changes, cards)
-        beyond = self._beyond(compared.changes, cards)
         pieces = np.any(parts, axis=0)
-        burnt = compared.burnt & beyond & ~pieces
+        burnt = compared.burnt & self._beyond(compared.changes, cards) & ~pieces
         finger = finger_bands(((pieces | burnt) * 255).astype(np.uint8), card_width) > 0
         pieces, burnt = pieces & ~finger, burnt & ~finger
         width = max(3, int(card_width) | 1)
