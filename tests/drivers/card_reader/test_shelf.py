@@ -1349,8 +1349,8 @@ def test_a_print_stronger_than_a_faint_grain_in_its_place_covers_it() -> None:
     shelf = EmptyShelf(empty_shelf("stone", SIZE, 2, LIGHT, 1))
     compared = shelf.compare(empty_shelf("stone", SIZE, 2, LIGHT, 2))
     rows, columns = slice(70, 94), slice(138, 155)         # a small card's place beside it, at 160 px wide
-    faint = (shelf._detail[rows, columns] >= SETTINGS.faint_grain) & (shelf._detail[rows, columns] < SETTINGS.grain_texture)
-    assert faint.mean() > 0.5                               # the stone's grain there is faint
+    grain = shelf._detail[rows, columns]
+    assert ((grain >= SETTINGS.faint_grain) & (grain < SETTINGS.grain_texture)).mean() > 0.5   # faint there
     assert not shelf.covers_the_grain(compared, SMALL_NAMED)                           # the stone again
     assert shelf.covers_the_grain(_printed_over(shelf, compared, rows, columns, 2.5), SMALL_NAMED)
     assert not shelf.covers_the_grain(_printed_over(shelf, compared, rows, columns, 1.0), SMALL_NAMED)
@@ -1365,8 +1365,8 @@ def test_a_small_grey_card_of_a_stones_light_beside_the_card_read_keeps_the_fram
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, 69_000_987, hard=True)
     assert read(reader, scene, True) == "unsure"
-    before, covers = dataclasses.replace(SETTINGS, faint_grain_print=100.0), EmptyShelf.covers_the_grain   # the first bar alone
-    monkeypatch.setattr(EmptyShelf, "covers_the_grain", lambda self, *args: covers(_with(self, before), *args))
+    first_bar_alone, covers = dataclasses.replace(SETTINGS, faint_grain_print=100.0), EmptyShelf.covers_the_grain
+    monkeypatch.setattr(EmptyShelf, "covers_the_grain", lambda self, *args: covers(_with(self, first_bar_alone), *args))
     assert read(reader, scene, True) == "wrong"
 
 
@@ -1675,8 +1675,8 @@ def test_a_pale_finger_burnt_out_beside_a_card_named_is_no_card_lost_in_a_glare(
     # seen in pieces beside the card: with the burnt pixels between them they made a card's
     # quarter, and kept right readings "ok" unsure (4 of 1500 seen normal scenes from 59900000:
     # placeholder 59900268, ribbon 59900073, woodcut 59900245 and 59900282). A finger comes in from
-    # the frame's edge as a band narrower than a card (``finger_bands``); a card burnt out as wide
-    # as a card and reaching the edge is not one
+    # the frame's edge as a band narrower than half a card (``finger_bands``); a card burnt out as
+    # wide as a card and reaching the edge is not one
     frame, shelf = table_scene(faces, "tablecloth", [Placement(SHIPPED_FACE_NAMES[1], (0.3, 0.5), 0.0, 0.42)])
     card = np.asarray(frame.cards[0][1], np.float32)
     compared = shelf.compare(frame.image)
