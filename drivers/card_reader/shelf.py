@@ -421,6 +421,11 @@ def _burnt_out(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
     return np.asarray(np.exp(light) - settings.dark_floor >= settings.burnt_out)
 
 
+def _not_the_shelf(compared: Comparison) -> np.ndarray:
+    """Where ``compared`` changed, is glare or is burnt out: what no rule reads as the shelf."""
+    return np.asarray(compared.changes.astype(bool) | compared.glare | compared.burnt)
+
+
 def _largest_piece(mask: np.ndarray) -> int:
     """The area (px) of the largest 4-connected piece of ``mask``; 0 for none."""
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
@@ -849,7 +854,10 @@ class EmptyShelf:
         Light alone, a shadow or a glare short of burning out, keeps a grain's lines where they
         were; a card of the shelf's light and texture (a ringed back on a striped wood, a small grey
         card of bricks on a stone) puts its own in their place, where the change in light, the
-        coarse band and the print see it in specks only."""
+        coarse band and the print see it in specks only. The hidden grain is opened together with
+        the specks left unjudged among it (``_unjudged``: a card's pale frame or bright print seen
+        as changed, glare or burnt out), which would break it into pieces narrower than the
+        opening, and counted without them."""
         if not cards:
             return False
         settings = self.settings
@@ -861,7 +869,8 @@ class EmptyShelf:
         correlation = _local_correlation(compared.texture, self._texture, int(settings.texture_window))
         if float(np.median(correlation[judged])) < settings.grain_usual:
             return False
-        covered = self._opened((correlation < settings.hidden_seen) & judged)
+        hidden = (correlation < settings.hidden_seen) & judged
+        covered = self._opened(hidden | self._unjudged(compared, cards)).astype(bool) & hidden
         return _largest_piece(covered) >= settings.grain_card * self._card_area(cards)
 
     def lost_in_glare(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
@@ -899,8 +908,17 @@ class EmptyShelf:
         """What did not change (``compared``), is not glare and is not burnt out, beyond the
         ``cards`` named (quads, frame px) and their margin (``card_margin``), ``print_halo`` px
         away from them and from the changes joined to them: a bool mask at ``settings.width``."""
-        return np.asarray(~(compared.changes.astype(bool) | compared.glare | compared.burnt)
-                          & self._beyond(compared.changes, cards)
+        return np.asarray(~_not_the_shelf(compared) & self._away_from(compared, cards))
+
+    def _unjudged(self, compared: Comparison, cards: list[np.ndarray]) -> np.ndarray:
+        """What changed, is glare or is burnt out where ``_apart_from`` would judge it otherwise:
+        the holes a card's own changes and bright frame leave in what is judged over it."""
+        return np.asarray(_not_the_shelf(compared) & self._away_from(compared, cards))
+
+    def _away_from(self, compared: Comparison, cards: list[np.ndarray]) -> np.ndarray:
+        """Beyond the ``cards`` named and their margin, ``print_halo`` px away from them and from
+        the changes joined to them (a bool mask at ``settings.width``)."""
+        return np.asarray(self._beyond(compared.changes, cards)
                           & ~self._joined_to(compared.changes, cards, int(self.settings.print_halo)))
 
     def _opened(self, mask: np.ndarray) -> np.ndarray:
