@@ -95,7 +95,9 @@ class VerifySettings:
     #: beside it) were covered 0.69-0.80 by it (ribbon 25000155, a wrong reading of the run at
     #: 703ae47, and three refused by the rules above); the right cards named from
     #: such outlines on the 1250 development scenes 0.90-1.0 (long, narrow outlines inside a card),
-    #: on the 2000 normal full-bleed and tarot scenes from 22000000 0.93-0.99
+    #: on the 2000 normal full-bleed and tarot scenes from 22000000 0.93-0.99. The same bar, the
+    #: other way round, lets the reader name a card whose outline failed at the card its keypoints
+    #: place over it (``covered_by_the_card``; ``CardReader._refitted``)
     placed_cover: float = 0.85
     #: ... and so is an outline whose opposite sides differ more than a 20 degree tilt makes them
     #: (long over short, ``max_skew``'s reason): two overlapping cards outlined as one, fitted
@@ -212,10 +214,16 @@ def out_of_a_cards_shape(quad: np.ndarray, settings: VerifySettings = SETTINGS) 
 def runs_past_the_card(quad: np.ndarray, placed: np.ndarray, settings: VerifySettings = SETTINGS) -> bool:
     """Whether an outline (``quad``) runs on past the card its named face's keypoints place
     (``placed``, the same frame's px): it is out of a tilted card's shape (``out_of_a_cards_shape``),
-    and that card covers less than ``placed_cover`` of it."""
+    and that card does not cover it (``covered_by_the_card``)."""
+    return out_of_a_cards_shape(quad, settings) and not covered_by_the_card(quad, placed, settings)
+
+
+def covered_by_the_card(quad: np.ndarray, placed: np.ndarray, settings: VerifySettings = SETTINGS) -> bool:
+    """Whether the card its named face's keypoints place (``placed``) covers at least
+    ``placed_cover`` of an outline (``quad``, the same frame's px): the outline lies on that card,
+    however misfitted, and has not run on past it."""
     q = np.asarray(quad, np.float32)
-    return (out_of_a_cards_shape(q, settings)
-            and shared_area(np.asarray(placed, np.float32), q) < settings.placed_cover * quad_area(q))
+    return shared_area(np.asarray(placed, np.float32), q) >= settings.placed_cover * quad_area(q)
 
 
 def lead_probability(lead: float, settings: VerifySettings = SETTINGS) -> float:

@@ -11,14 +11,14 @@ from drivers.card_reader import CardReader, SHIPPED_FACE_NAMES, enroll
 from drivers.card_reader import reader as reader_module
 from drivers.card_reader.designs import design_scene, make_design
 from drivers.card_reader.fine_look import FineMatcher
-from drivers.card_reader.keypoints import skewed
-from drivers.card_reader.reading import CardSighting, FrameReading
+from drivers.card_reader.keypoints import quad_area, shared_area, skewed
+from drivers.card_reader.reading import CardSighting, FrameReading, sighting
 from drivers.card_reader.scenes import Conditions, Placement, compose_scene
 from drivers.card_reader.shelf import EmptyShelf
 from drivers.card_reader.thumbnails import work_image
-from drivers.card_reader.verify import (SETTINGS, VerifySettings, fit_lead_probability, grown_quads,
-                                        lead_probability, runs_past_the_card, shrunk_quads, side_ratio,
-                                        verify_card)
+from drivers.card_reader.verify import (SETTINGS, VerifySettings, covered_by_the_card, fit_lead_probability,
+                                        grown_quads, lead_probability, runs_past_the_card, shrunk_quads,
+                                        side_ratio, verify_card)
 from tests.drivers.card_reader.ribbon_design import RIBBON, ribbon_faces
 
 
@@ -216,6 +216,84 @@ def test_an_outline_more_skewed_than_a_tilted_card_runs_past_the_card_placed_whe
     tilted = card.copy()
     tilted[2, 1] = 140 * 1.1                                                 # within a 20 degree tilt's
     assert not runs_past_the_card(tilted, card * np.array([1.0, 0.5], np.float32))
+
+
+def test_an_outline_is_covered_by_the_card_placed_over_most_of_it() -> None:
+    card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    assert covered_by_the_card(card * 0.9, card)                             # an inner outline
+    assert covered_by_the_card(card * np.array([1.0, 1.15], np.float32), card)  # the card 0.87 of it
+    assert not covered_by_the_card(card * np.array([1.0, 1.25], np.float32), card)  # 0.8: run on past it
+    assert covered_by_the_card(card * np.array([1.0, 1.25], np.float32), card,
+                               dataclasses.replace(SETTINGS, placed_cover=0.75))
+
+
+def cut_short_under(faces: dict[str, np.ndarray], beneath: str, top: str) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                                    np.ndarray]:
+    """A card with another over its corner (0.09 of it), and the card's outline bent in to the top
+    card's corner, as the outlines fit it along the top card's edge: the image, that outline, and
+    the quads of the card beneath and of the top card."""
+    shot = compose_scene(faces, [Placement(beneath, (0.38, 0.5), 0.0, 0.55), Placement(top, (0.64, 0.62), 0.0, 0.55)],
+                         "wood", seed=3)
+    card, over = (np.array(c[1], np.float32) for c in shot.cards)
+    outline = card.copy()
+    outline[2] = over[0]
+    return shot.image, outline, card, over
+
+
+@pytest.mark.parametrize("design, beneath, top", [
+    ("placeholder", "claw", "mushroom"), ("ribbon", "root", "scorpion"), ("woodcut", "feather", "fern"),
+    ("tarot", "scorpion", "toad")])
+def test_an_outline_cut_short_by_a_card_over_it_is_named_at_the_card_its_keypoints_place(
+        faces, design, beneath, top) -> None:
+    # the class: a card overlapped by another, its outline bent along the top card's edge, warps a
+    # piece of the shelf or of the top card into its face and fails (the issue-3 benchmark's
+    # overlapping scenes, unsure since the lead's bar rose to 0); the card its face's keypoints
+    # place over the outline is the card, and passes
+    design_faces = faces if design == "placeholder" else dict(make_design(design).faces)
+    image, outline, card, over = cut_short_under(design_faces, beneath, top)
+    reader = CardReader(enroll(design_faces))
+    assert not reader.verdict(image, outline, beneath).passed
+    cards = FrameReading("ok", [sighting(beneath, outline, 1.0), sighting(top, over, 1.0)])
+    as_outlined = reader.verified(image, cards)
+    assert as_outlined.status == "unsure" and as_outlined.cards[0].ingredient is None
+    refitted = reader.verified(image, cards, refit=True)
+    assert refitted.status == "ok" and [c.ingredient for c in refitted.cards] == [beneath, top]
+    named = np.asarray(refitted.cards[0].quad, np.float32)
+    assert shared_area(named, card) > 0.85 * max(quad_area(named), quad_area(card))   # it lies where the card lies
+    assert refitted.cards[0].confidence > 0.9
+
+
+def test_an_outline_named_as_a_face_not_in_view_is_not_refitted(faces) -> None:
+    # the refit names only the face its keypoints find over the outline: an outline named as a
+    # card that is not there stays unnamed however it is fitted
+    image, outline, _, over = cut_short_under(faces, "claw", "mushroom")
+    reader = CardReader(enroll(faces))
+    for absent in (name for name in SHIPPED_FACE_NAMES if name not in ("claw", "mushroom")):
+        reading = reader.verified(image, FrameReading("ok", [sighting(absent, outline, 1.0), sighting("mushroom", over, 1.0)]),
+                                  refit=True)
+        assert reading.status == "unsure" and reading.cards[0].ingredient is None, absent
+
+
+@pytest.mark.parametrize("design, top, beneath", [("ribbon", "scorpion", "feather"), ("tarot", "flower", "scorpion")])
+def test_an_outline_running_on_past_the_card_named_is_not_refitted(ribbon, design, top, beneath) -> None:
+    # the refit's other side: the top card its keypoints place covers an outline round two
+    # overlapping cards too little (0.8) to be taken for it, and the card beneath is not dropped
+    faces = ribbon if design == "ribbon" else dict(make_design(design).faces)
+    image, run_on = over_the_card_beneath(faces, top, beneath)
+    reader = CardReader(enroll(faces))
+    assert not reader.verdict(image, run_on, top).passed
+    reading = reader.verified(image, FrameReading("ok", [sighting(top, run_on, 1.0)]), refit=True)
+    assert reading.status == "unsure" and reading.cards[0].ingredient is None
+
+
+def test_cards_refitted_to_overlap_more_than_a_player_lays_them_are_unsure(faces, monkeypatch) -> None:
+    image, outline, card, over = cut_short_under(faces, "claw", "mushroom")
+    reader = CardReader(enroll(faces))
+    cards = FrameReading("ok", [sighting("claw", outline, 1.0), sighting("mushroom", over, 1.0)])
+    assert reader.verified(image, cards, refit=True).status == "ok"
+    verdict = reader.verdict(image, card, "claw")
+    monkeypatch.setattr(CardReader, "_refitted", lambda self, frame, quad, ingredient: (over + 5.0, verdict))
+    assert reader.verified(image, cards, refit=True).status == "unsure"
 
 
 def test_a_card_named_as_another_ingredient_fails(ribbon, ribbon_matcher) -> None:
