@@ -27,6 +27,7 @@ import numpy as np
 
 from .keypoints import quad_area
 from .settings_check import check_settings
+from .thumbnails import fine_detail
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,14 @@ class ColourCountSettings:
     #: ... or a face (the thumbnail matcher's score) at least this well: the dropped cards gave
     #: 0.75-0.96 (two more where the layout was hidden), the shelf patches 0.18-0.69
     face_level: float = 0.7
+    #: the rectangle around the region shows at least this much fine detail (``fine_detail``,
+    #: relative to its brightness), as every card's frame edges and title do: a lit, smooth patch
+    #: of a warm shelf beside the cards (glare on wood or copper, pale as a parchment frame) passed
+    #: the layout test and left right readings `unsure` (5 of the 793 readable scenes of the issue-3
+    #: benchmark at aede04b, 0.008-0.031); on hard scenes of the tarot and woodcut without the shelf
+    #: (from 71300000 and 71400000) the 23 cards and card parts counted showed 0.060-0.148 and 9 of
+    #: the 10 patches counted 0.006-0.037: the bar lies just above those, a third below the cards
+    least_detail: float = 0.04
 
     def __post_init__(self) -> None:
         # ``gap`` is a Gaussian kernel (OpenCV takes odd sizes only); ``likelier`` a share of the
@@ -144,7 +153,8 @@ def colour_twins(small: np.ndarray, named: Sequence[np.ndarray], frame_mask: np.
                  matcher: ThumbnailMatcher, thumbnails: Thumbnails, order: Callable[[np.ndarray], np.ndarray],
                  settings: ColourCountSettings = SETTINGS) -> list[np.ndarray]:
     """Rectangles (work px) around cards of the named cards' deck that none of them accounts for:
-    regions of their frame's colours where the shared layout or a face shows. ``frame_mask`` marks
+    regions of their frame's colours, with a card's fine detail, where the shared layout or a face
+    shows. ``frame_mask`` marks
     the faces' shared frame on an upright card (rows x columns); ``order`` puts a rectangle's
     corners in the order ``thumbnails`` reads (clockwise from a short side)."""
     if not named or not frame_mask.any():
@@ -155,6 +165,8 @@ def colour_twins(small: np.ndarray, named: Sequence[np.ndarray], frame_mask: np.
     for box in frame_coloured_regions(likeness, card, settings):
         quad = order(box)
         views = thumbnails(quad)
+        if fine_detail(views[0]) < settings.least_detail:
+            continue
         layout = max(matcher.layout_score(view) for view in views)
         face = float(matcher.scores(views[0]).max())
         if layout >= settings.layout_level or face >= settings.face_level:

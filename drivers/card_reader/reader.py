@@ -30,7 +30,7 @@ from .keypoint_count import KeypointCount
 from .colour_count import colour_twins
 from .count import unaccounted
 from .reading import CardSighting, FrameReading, sighting
-from .thumbnails import BLOCK, THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, work_image
+from .thumbnails import THUMB_H, THUMB_W, ThumbnailMatcher, WorkImage, fine_detail, work_image
 from .verify import SETTINGS as VERIFY_SETTINGS
 from .verify import (Verdict, VerifySettings, covered_by_the_card, out_of_a_cards_shape, runs_past_the_card,
                      verify_card)
@@ -606,12 +606,7 @@ class CardReader:
         chroma = float((colour.max(axis=2) - colour.min(axis=2))[bright].mean()) / max(1.0, float(t[bright].mean()))
         if chroma > 0.3:
             return False
-        hp = np.abs(t - cv2.GaussianBlur(t, (0, 0), 1.5))
-        bh, bw = THUMB_H // BLOCK, THUMB_W // BLOCK
-        per_block = hp[:bh * BLOCK, :bw * BLOCK].reshape(bh, BLOCK, bw, BLOCK).mean(axis=(1, 3))
-        # the busiest quarter of the quad: a card half under a hand still shows its detail there
-        detail = float(np.percentile(per_block, 75)) / max(1.0, float(t.mean()))
-        return detail < FEATURELESS
+        return fine_detail(colour) < FEATURELESS
 
     def read_quad(self, work: WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
         """Best reading of a quad, trying trimmed variants when the first reading is weak.

@@ -748,13 +748,13 @@ def test_an_unread_outline_of_an_unchanged_table_beside_a_card_named_is_the_shel
     assert taken_without_the_rule < 3                         # the class is there: the old rule kept it unsure
 
 
-@pytest.mark.parametrize(("name", "seed", "hard"), (("fullbleed", 36_100_018, False), ("tarot", 36_100_022, False),
-                                                    ("woodcut", 46_100_240, True)))
+@pytest.mark.parametrize(("name", "seed", "hard"), (("fullbleed", 36_100_018, False), ("tarot", 36_100_022, False)))
 def test_a_scene_with_an_unread_outline_of_an_unchanged_table_beside_its_cards_reads_right(
         name: str, seed: int, hard: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the same class end to end: outlines of a cloth and of a copper table (under a glare that
-    # washed it, burnt out nowhere) beside the cards named. Development scenes (normal seeds
-    # 36100000 on, hard 46100000 on)
+    # the same class end to end: outlines of a cloth table beside the cards named. Development
+    # scenes (normal seeds 36100000 on). A third, of a copper table under a glare (woodcut, hard
+    # 46100240), no longer needs the rule since session 56: the glare's patch that kept it unsure
+    # without the rule was counted as a card by its colours, which it no longer is (no fine detail)
     _right_and_unsure_without(monkeypatch, name, seed, EmptyShelf, "_nothing_lost_in_glare",
                               lambda self, unchanged, burnt, cards: False, hard)
 
