@@ -154,9 +154,9 @@ def colour_twins(small: np.ndarray, named: Sequence[np.ndarray], frame_mask: np.
                  settings: ColourCountSettings = SETTINGS) -> list[np.ndarray]:
     """Rectangles (work px) around cards of the named cards' deck that none of them accounts for:
     regions of their frame's colours, with a card's fine detail, where the shared layout or a face
-    shows. ``frame_mask`` marks
-    the faces' shared frame on an upright card (rows x columns); ``order`` puts a rectangle's
-    corners in the order ``thumbnails`` reads (clockwise from a short side)."""
+    shows. ``frame_mask`` marks the faces' shared frame on an upright card (rows x columns);
+    ``order`` puts a rectangle's corners in the order ``thumbnails`` reads (clockwise from a short
+    side)."""
     if not named or not frame_mask.any():
         return []
     card = float(np.mean([quad_area(q) for q in named]))

@@ -410,7 +410,7 @@ class CardReader:
                 cards.append(CardSighting(None, card.quad, verdict.probability))
                 status = "unsure"
         if moved and status == "ok" and overlapping([np.asarray(c.quad, np.float32) for c in cards]):
-            status = "unsure"            # a card refitted under another overlap more than a player lays cards
+            status = "unsure"            # refitted, two cards overlap more than a player lays them
         return FrameReading(status, cards)
 
     def _refitted(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> tuple[np.ndarray, Verdict] | None:
