@@ -84,7 +84,8 @@ def test_a_patch_of_the_frame_s_colour_that_shows_no_card_is_not_counted(navy, n
     assert twins(navy_reader, shot.image, named) == []
 
 
-@pytest.mark.parametrize(("ingredient", "turn", "brightness", "seed"), (("root", 60.0, 1.3, 4), ("scorpion", 75.0, 1.0, 5)))
+@pytest.mark.parametrize(("ingredient", "turn", "brightness", "seed"),
+                         (("root", 60.0, 1.3, 4), ("scorpion", 75.0, 1.0, 5)))
 def test_a_lit_smooth_patch_of_a_warm_shelf_is_no_card(faces, references, monkeypatch, ingredient, turn,
                                                        brightness, seed) -> None:
     # the class: glare beside the card on copper lights a patch pale as the parchment frame, which

@@ -269,8 +269,8 @@ def test_an_outline_named_as_a_face_not_in_view_is_not_refitted(faces) -> None:
     image, outline, _, over = cut_short_under(faces, "claw", "mushroom")
     reader = CardReader(enroll(faces))
     for absent in (name for name in SHIPPED_FACE_NAMES if name not in ("claw", "mushroom")):
-        reading = reader.verified(image, FrameReading("ok", [sighting(absent, outline, 1.0), sighting("mushroom", over, 1.0)]),
-                                  refit=True)
+        cards = FrameReading("ok", [sighting(absent, outline, 1.0), sighting("mushroom", over, 1.0)])
+        reading = reader.verified(image, cards, refit=True)
         assert reading.status == "unsure" and reading.cards[0].ingredient is None, absent
 
 
