@@ -40,13 +40,17 @@ def main() -> None:
     parser.add_argument("--blocking", action="store_true", help="answer shelf lines on the loop, waiting for the camera")
     args = parser.parse_args()
 
+    from drivers.card_reader.shelf import EmptyShelf
     from firmware.config import load_config
     from firmware.runtime import RunOptions, build_kit
+    from firmware.simulator import empty_shelf_frame
 
     with tempfile.TemporaryDirectory() as state:
         # the console starts locked (issue 16): the benchmark is the staff's script, unlocked by PIN
         config = load_config(None, {"storage.state_dir": state, "console.pin": BENCH_PIN})
         kit = build_kit(config, RunOptions(simulate=True, headless=True), Path(state))
+        # a kit in use has learned its empty shelf (before, it names no card)
+        kit.camera_worker.reader.empty_shelf = EmptyShelf(empty_shelf_frame())  # type: ignore[attr-defined]
         if args.blocking:
             kit.daemon.camera = None  # the protocol's read_shelf (camera_worker.read_now) on the loop
         assert kit.shelf is not None

@@ -7,6 +7,13 @@ between frames. It captures only while cards are wanted or a reading is asked fo
 ``Shelf`` events to the daemon, and saves the empty shelf it reads with (``shelf_saver``,
 ``firmware.shelf_file``). A failing camera is reported once, retried with back-off, and
 reported again when it comes back.
+
+A reader that tells cards from the empty shelf answers nothing while it holds none: the frames
+read ``unlearned`` (``learning`` while its keeper sees the shelf empty and may capture it), never a
+card. Read without the shelf, the stages leave a card out now and then (a dark card, one face
+down, one under a hand) and read an empty stone or striped table ``unsure``, so its keeper never
+captures that table: the player is asked to clear the shelf and press ok once
+(``firmware.ui.steps.ScanStep``); the shelf is then saved across restarts.
 """
 
 from __future__ import annotations
@@ -71,6 +78,18 @@ class Reading:
 
 
 NO_CAMERA = Reading(ShelfReading("no_camera"))
+
+
+def shelf_unlearned(reader: Reader) -> bool:
+    """Whether ``reader`` tells cards from an empty shelf (``CardReader.empty_shelf``) and holds
+    none yet: its readings are then not given (a reader without the attribute reads alone)."""
+    return hasattr(reader, "empty_shelf") and getattr(reader, "empty_shelf") is None
+
+
+def unlearned_status(reader: Reader, read_empty: bool) -> str:
+    """The live status of a frame read while ``shelf_unlearned(reader)``: ``learning`` when the
+    stages read it ``empty`` and the reader's keeper captures such frames, else ``unlearned``."""
+    return "learning" if read_empty and getattr(reader, "shelf_keeper", None) is not None else "unlearned"
 
 
 @dataclass(frozen=True)
@@ -284,8 +303,11 @@ class CameraWorker:
             self._failed = False
             log.info("the camera is back")
             self.post_fault("camera", None)
-        shelf = ShelfReading(reading.status, tuple(reading.ingredients) if reading.status == "ok" else ())
         self.readings += 1
+        if shelf_unlearned(self._reader):
+            self._answer_unlearned(asked, frame, reading)
+            return True
+        shelf = ShelfReading(reading.status, tuple(reading.ingredients) if reading.status == "ok" else ())
         self.latest = shelf
         for reply in asked:
             reply(Reading(shelf, frame, tuple(reading.cards)))
@@ -295,6 +317,17 @@ class CameraWorker:
             self.post_shelf(Shelf(event.kind, tuple(getattr(event, "ingredients", ()) or ()),
                                   "face_down" if event.face_down else ""))
         return True
+
+    def _answer_unlearned(self, asked: list[Callable[[Reading], None]], frame: Any, reading: Any) -> None:
+        """No card of ``reading`` is told (the shelf is not learned): the status says so, and the
+        watcher starts afresh, so the cards are announced once it is learned. The cards go only to
+        those who asked for this frame's reading (the enrolment and the shelf's capture look at them)."""
+        shelf = ShelfReading("unlearned")
+        self.latest = shelf
+        for reply in asked:
+            reply(Reading(shelf, frame, tuple(reading.cards)))
+        self.post_shelf(Shelf("live", status=unlearned_status(self._reader, reading.status == "empty")))
+        self._watcher.reset()
 
     def _within_timeout(self, call: Callable[[], Any], what: str) -> Any:
         """``call()``, or CameraError when the driver stalls longer than ``capture_timeout``."""

@@ -78,7 +78,8 @@ CONSOLE_FORMS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class ShelfReading:
-    """What the camera sees now: status ok / unsure / empty / no_camera, and the ingredient ids."""
+    """What the camera sees now: status ok / unsure / empty / no_camera, or unlearned (no card is read
+    before the kit has learned its empty shelf), and the ingredient ids."""
 
     status: str
     ingredients: tuple[str, ...] = ()
@@ -292,6 +293,9 @@ class ConsoleProtocol:
         reading = read_shelf()
         if reading.status == "no_camera":
             raise ShelfError("no_camera", "the camera is not working: name the ingredients, e.g. 'mix fern toad'")
+        if reading.status == "unlearned":
+            raise ShelfError("shelf_unlearned", "the kit has not learned its empty shelf yet: clear the shelf and "
+                             "press ok on the kit's card prompt, or name the ingredients")
         if reading.status == "empty":
             raise ShelfError("shelf_empty", f"the shelf is empty: lay {count} card{'s' if count > 1 else ''} on it")
         if reading.status != "ok":

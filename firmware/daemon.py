@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.1
 CONSOLE_REPLY_TIMEOUT = 10.0
+#: how long a script's console line waits for an event a step: a step of 0 spins, and the spinning
+#: thread held the interpreter from the camera thread until the line's reading timed out
+CONSOLE_WAIT_STEP = 0.01
 SHELF_READ_TIMEOUT = 2.0  # a console line waiting longer for the camera is answered "no camera"
 DISPLAY_RETRY_FIRST = 0.5
 DISPLAY_RETRY_MAX = 10.0
@@ -222,7 +225,7 @@ class Daemon:
         item = _ConsoleLine(line, trusted=True)
         self.events.put(item)
         while not item.done.is_set():
-            self.step(0)
+            self.step(CONSOLE_WAIT_STEP)
         assert item.reply is not None
         return item.reply
 

@@ -28,6 +28,12 @@ UNREADABLE = Placement("", (0.04, 0.5), 30.0, 0.55)
 SHELF_SEED = 2
 
 
+def empty_shelf_frame() -> Any:
+    """The simulated shelf with nothing on it, as the camera shows it: the frame a kit that has
+    learned this shelf holds (tests start kits that learned it in an earlier session)."""
+    return render_scene({}, [], shelf_background((640, 480), seed=SHELF_SEED), seed=0)
+
+
 def terminal_notes(log_file: str | None) -> list[str]:
     """The lines under the simulator's picture: where the log goes, then the keys.
 
@@ -59,7 +65,7 @@ class SimulatedShelf:
         self.cards: list[str] = []
         self._faces = load_placeholder_faces()
         self._shelf = shelf_background((640, 480), seed=SHELF_SEED)
-        camera.show(render_scene(self._faces, [], self._shelf, seed=0))
+        camera.show(empty_shelf_frame())
         self._both_down = False
         self._lock = threading.Lock()
         self.changes = 0
@@ -82,7 +88,7 @@ class SimulatedShelf:
 
     def clear(self) -> None:
         """Take every card off the shelf."""
-        self._show([], render_scene(self._faces, [], self._shelf, seed=0))
+        self._show([], empty_shelf_frame())
 
     def on_key(self, key: str) -> None:
         """A key the keyboard buttons did not use."""

@@ -22,6 +22,7 @@ from firmware.screens.text import (
 )
 from firmware.screens.views import (
     INGREDIENTS,
+    SHELF_UNLEARNED,
     CalibrationBackView,
     CalibrationView,
     ChoiceView,
@@ -311,6 +312,9 @@ def render_code_entry(view: CodeEntryView, s: Screen) -> None:
 
 
 def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
+    if view.status in SHELF_UNLEARNED:
+        render_shelf_unlearned(view, s)
+        return
     top = s.title("scan.two_cards" if view.cards == 2 else "scan.one_card")
     bottom = s.keys("back", "by_hand")
     status_h = 20 if s.tall else 11
@@ -319,6 +323,14 @@ def render_scan_prompt(view: ScanPromptView, s: Screen) -> None:
                 view.status)
     s.text(f"scan.status.{view.status}", (2, bottom - status_h, s.W - 2, bottom),
            16 if s.tall else 10, bold=view.status != "nothing")
+
+
+def render_shelf_unlearned(view: ScanPromptView, s: Screen) -> None:
+    """The kit has not learned its empty shelf yet: clear it (it may be learning it now); ok captures it."""
+    top = s.title("settings.shelf")
+    bottom = s.keys("back", "capture")
+    s.text(f"scan.status.{view.status}", (2, top + 1, s.W - 2, bottom), 18 if s.tall else 13,
+           max_lines=6 if s.tall else 4)
 
 
 def render_scan_confirm(view: ScanConfirmView, s: Screen) -> None:

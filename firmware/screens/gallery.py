@@ -98,6 +98,7 @@ SAMPLES: dict[str, object] = {
     "scan_confirm": ScanConfirmView(("root", "feather")),
     "scan_more": ScanPromptView(2, "more"),
     "scan_same": ScanPromptView(2, "same"),
+    "scan_learn": ScanPromptView(2, "learn"),
     "scan_turn": ScanPromptView(2, "turn"),
     "scan_again": ScanConfirmView(("root", "feather"), again=True),
     "picker": IngredientPickerView(selected=4, chosen=("fern",), title="pick.second"),

@@ -26,7 +26,9 @@ INGREDIENTS = INGREDIENT_IDS
 COLOURS = COLOUR_NAMES
 SIGNS = ("+", "-")
 QUALITIES = tuple(quality.value for quality in Quality)
-SCAN_STATUSES = ("nothing", "adjust", "reading", "more", "same", "turn")
+SCAN_STATUSES = ("nothing", "adjust", "reading", "more", "same", "turn", "learn", "learning")
+SHELF_UNLEARNED = ("learn", "learning")
+"""The scan prompt's statuses before the kit has learned its empty shelf: no card is read yet."""
 
 
 def _one_of(name: str, value: object, allowed: tuple[object, ...]) -> None:
@@ -467,7 +469,7 @@ View = (MenuView | SettingsView | MessageView | IdleView | GameCodeView | CodeEn
         | ConfirmView | RevealIngredientView | RevealGolemView | RevealAnimatorsView | RevealAllView
         | CalibrationView | CalibrationBackView)
 
-__all__ = ["POTIONS", "INGREDIENTS", "COLOURS", "SIGNS", "QUALITIES", "SCAN_STATUSES", "View",
+__all__ = ["POTIONS", "INGREDIENTS", "COLOURS", "SIGNS", "QUALITIES", "SCAN_STATUSES", "SHELF_UNLEARNED", "View",
            "MenuView", "SettingItem", "SettingsView", "MessageView", "IdleView", "GameCodeView",
            "CodeEntryView", "ScanPromptView", "ScanConfirmView", "IngredientPickerView",
            "ChoiceView", "PotionView", "SaleView", "DebunkSignView", "DebunkYesNoView",

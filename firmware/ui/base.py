@@ -29,7 +29,8 @@ class Shelf:
     ``kind``: ``stable`` (the same cards read with confidence for several frames: ``ingredients``),
     ``cleared`` (the shelf became empty), ``unsure`` (cards that cannot be read: adjust them;
     ``status`` ``face_down`` when a card lies face down), or ``live`` (the latest single frame,
-    for a status line: ``status`` ok/unsure/empty/face_down).
+    for a status line: ``status`` ok/unsure/empty/face_down, or learning/unlearned before the kit
+    has learned its empty shelf: no card is read then, and only ``live`` events come).
     """
 
     kind: str

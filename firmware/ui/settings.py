@@ -14,7 +14,7 @@ from firmware.i18n import LANGUAGE_NAMES, LANGUAGES
 from firmware.screens.text import Raw
 from firmware.screens.views import CalibrationBackView, CalibrationView, MessageView, SettingItem, SettingsView
 from firmware.ui.game import stored_level
-from firmware.ui.steps import MessageStep, Step
+from firmware.ui.steps import MessageStep, Step, capture_empty_shelf
 
 if TYPE_CHECKING:
     from firmware.ui.host import Host
@@ -103,9 +103,7 @@ class SettingsStep(Step):
     def capture_empty_shelf(self) -> None:
         """The shelf as it lies now is the empty shelf cards are told from (a card on it: refused)."""
         ui = self.ui
-        result = ui._call("capture_empty_shelf", ui.context.capture_empty_shelf)
-        result = result if result in ("captured", "cards") else "no_camera"
-        ui.log_action(f"empty shelf {result}")
+        result = capture_empty_shelf(ui)
         ui.push(MessageStep(ui, MessageView(f"shelf.{result}", title="settings.shelf", error=result != "captured")))
 
     def console(self) -> None:

@@ -16,6 +16,7 @@ from firmware.screens.views import (
     IngredientPickerView,
     MenuView,
     MessageView,
+    SHELF_UNLEARNED,
     ScanConfirmView,
     ScanPromptView,
 )
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
 
 Done = Callable[[tuple[str, ...]], None]
 """What a flow does with the chosen ingredients (ids in the project notation)."""
+
+
+def capture_empty_shelf(ui: Host) -> str:
+    """Have the daemon capture the shelf as it lies as the empty shelf: "captured", "cards" (a card
+    is read on it: nothing captured) or "no_camera" (also when the call failed); logged."""
+    result = ui._call("capture_empty_shelf", ui.context.capture_empty_shelf)
+    result = result if result in ("captured", "cards") else "no_camera"
+    ui.log_action(f"empty shelf {result}")
+    return str(result)
 
 
 class MessageStep(Step):
@@ -167,7 +177,9 @@ class ScanStep(Step):
     and back rescans. Fewer cards than wanted, held still, ask for the missing one; two copies of
     one ingredient ask for two different cards; a card face down asks to turn it over. The cards of
     the previous action, never taken off the shelf, are shown as such before they count again.
-    A camera fault replaces the step by the manual choice.
+    A camera fault replaces the step by the manual choice. While the kit has not learned its empty
+    shelf (``firmware.camera_worker``: no card is read before), the prompt asks to clear it and ok
+    captures it as it lies (a card read on it: refused, and said).
     """
 
     def __init__(self, ui: Host, count: int, done: Done) -> None:
@@ -176,6 +188,7 @@ class ScanStep(Step):
         self.status = "nothing"
         self.read: tuple[str, ...] | None = None
         self.again = False
+        self.learned = False   # the shelf was captured here: a frame read before says "unlearned" still
 
     @property
     def cards(self) -> int:  # type: ignore[override]
@@ -199,11 +212,21 @@ class ScanStep(Step):
             elif button == "back":
                 self.read, self.status = None, "nothing"
             return
-        if button == "ok":
+        if button == "ok" and self.status in SHELF_UNLEARNED:
+            self.learn_the_shelf()
+        elif button == "ok":
             self.ui.log_action("manual choice")
             self.ui.replace(self.manual())
         elif button == "back":
             self.ui.pop()
+
+    def learn_the_shelf(self) -> None:
+        """The shelf as it lies now is the empty shelf cards are told from; said only when refused."""
+        result = capture_empty_shelf(self.ui)
+        if result == "captured":
+            self.status, self.learned = "nothing", True
+        else:
+            self.ui.push(MessageStep(self.ui, MessageView(f"shelf.{result}", title="settings.shelf")))
 
     def shelf(self, shelf: Shelf) -> None:
         if shelf.kind == "stable":
@@ -220,6 +243,8 @@ class ScanStep(Step):
                     self.status = "adjust" if shelf.ingredients else "nothing"
         elif self.read is not None:
             return
+        elif shelf.kind == "live" and shelf.status in ("learning", "unlearned") and self.learned:
+            return
         elif shelf.kind == "live" and shelf.status == "ok" and self.status in ("more", "same"):
             return  # the cards read so far are not the ones wanted: the stable reading says when
         elif shelf.kind == "unsure":
@@ -227,5 +252,5 @@ class ScanStep(Step):
         elif shelf.kind == "cleared":
             self.status = "nothing"
         elif shelf.kind == "live":
-            self.status = {"ok": "reading", "unsure": "adjust", "face_down": "turn", "empty": "nothing"}.get(
-                shelf.status, self.status)
+            self.status = {"ok": "reading", "unsure": "adjust", "face_down": "turn", "empty": "nothing",
+                           "learning": "learning", "unlearned": "learn"}.get(shelf.status, self.status)

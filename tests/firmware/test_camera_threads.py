@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader, ShelfWatcher, load_placeholder_faces, placeholder_references
-from drivers.card_reader.scenes import Placement, render_scene
+from drivers.card_reader.scenes import Placement, render_scene, shelf_background
+from drivers.card_reader.shelf import EmptyShelf
 from firmware.camera_worker import CameraWorker, Reading
 from firmware.runtime import Calibration
-from firmware.simulator import LAYOUTS
+from firmware.simulator import LAYOUTS, SHELF_SEED
 
 SHELVES: tuple[tuple[str, ...], ...] = (("fern", "toad"), ("claw",), (), ("mushroom", "root"), ("feather",))
 TOLERANCES = (0.4, 0.5, 0.6)  # each reads every scene above as laid (checked by the serial reading below)
@@ -30,7 +31,7 @@ WAIT = 20.0
 def scene(cards: tuple[str, ...], faces: dict[str, np.ndarray]) -> np.ndarray:
     placements = [Placement(name, spot.center, spot.angle, spot.height)
                   for name, spot in zip(cards, LAYOUTS.get(len(cards), ()))]
-    image = render_scene(faces, placements, seed=len(cards))
+    image = render_scene(faces, placements, shelf_background((640, 480), seed=SHELF_SEED), seed=len(cards))
     image.flags.writeable = False  # a reader that wrote into the camera's frame would fail here
     return image
 
@@ -76,12 +77,14 @@ def check(reading: Reading, images: list[np.ndarray]) -> None:
 def run_rounds(rounds: int, images: list[np.ndarray], tmp_path: Path) -> int:
     for tolerance in TOLERANCES:  # the premise: each tolerance reads each shelf as laid
         reader = CardReader(placeholder_references(), tolerance=tolerance)
+        reader.empty_shelf = EmptyShelf(images[SHELVES.index(())])
         for image, laid in zip(images, SHELVES):
             assert sorted(reader.identify(image).ingredients) == sorted(laid)
     shelf_events: queue.SimpleQueue[object] = queue.SimpleQueue()
     faults: list[tuple[str, str | None]] = []
     camera = ChangingShelfCamera(images, seed=rounds)
     readers = [CardReader(placeholder_references()), CardReader(placeholder_references())]
+    readers[0].empty_shelf = EmptyShelf(images[SHELVES.index(())])  # learned (a new reader keeps it)
     worker = CameraWorker(camera, readers[0], ShelfWatcher(2), shelf_events.put,
                           lambda part, message: faults.append((part, message)), frame_interval=0.0)
     calibration = Calibration(worker, tmp_path / "cards.json")

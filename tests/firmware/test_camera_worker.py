@@ -10,9 +10,11 @@ import pytest
 
 from drivers.camera import CameraError, open_camera
 from drivers.card_reader import CardReader, ShelfWatcher, placeholder_references
+from drivers.card_reader.shelf import EmptyShelf, ShelfKeeper
 from firmware.camera_worker import CameraWorker
+from firmware.console import ShelfReading
 from firmware.shelf_file import ShelfSaver, load_shelf
-from firmware.simulator import SimulatedShelf
+from firmware.simulator import SimulatedShelf, empty_shelf_frame
 from firmware.ui.base import Shelf
 
 WAIT = 10.0
@@ -20,7 +22,10 @@ WAIT = 10.0
 
 @pytest.fixture(scope="module")
 def reader() -> CardReader:
-    return CardReader(placeholder_references())
+    """The simulator's reader with the empty shelf it learned (without it, it names no card)."""
+    learned = CardReader(placeholder_references())
+    learned.empty_shelf = EmptyShelf(empty_shelf_frame())
+    return learned
 
 
 class Events:
@@ -158,9 +163,12 @@ def test_a_card_face_down_is_told_apart_from_cards_to_adjust() -> None:
 
     design = make_design("tarot")
     reader = CardReader(enroll(dict(design.faces), design.back))
-    frame = next(scene.image for scene in (design_scene(design, seed, kind="face_down")
-                                           for seed in range(7_300_000, 7_300_040))
-                 if reader.identify(scene.image).face_down)
+    for seed in range(7_300_000, 7_300_040):
+        scene = design_scene(design, seed, kind="face_down")
+        reader.empty_shelf = EmptyShelf(scene.empty_shelf())
+        if reader.identify(scene.image).face_down:
+            frame = scene.image
+            break
     camera, events = FlakyCamera(), Events()
     camera.show(frame)
     worker = start_worker(camera, reader, events, 2)
@@ -172,8 +180,6 @@ def test_a_card_face_down_is_told_apart_from_cards_to_adjust() -> None:
 
 
 def test_a_new_reader_reads_with_the_empty_shelf_and_keeper_of_the_old() -> None:
-    from drivers.card_reader.shelf import EmptyShelf, ShelfKeeper
-
     camera, events = FlakyCamera(), Events()
     shelf = SimulatedShelf(camera)
     shelf.clear()
@@ -193,8 +199,6 @@ def test_a_new_reader_reads_with_the_empty_shelf_and_keeper_of_the_old() -> None
 
 
 def test_the_shelf_the_keeper_captures_is_saved_by_the_camera_thread(tmp_path) -> None:
-    from drivers.card_reader.shelf import ShelfKeeper
-
     camera, events = FlakyCamera(), Events()
     SimulatedShelf(camera).clear()
     reader = CardReader(placeholder_references())
@@ -210,3 +214,37 @@ def test_the_shelf_the_keeper_captures_is_saved_by_the_camera_thread(tmp_path) -
     saved = load_shelf(path)
     assert reader.empty_shelf is not None and saved is not None
     assert np.array_equal(saved.frame, reader.empty_shelf.frame)
+
+
+def test_without_its_empty_shelf_the_reader_names_no_card_until_the_shelf_is_captured() -> None:
+    camera, events = FlakyCamera(), Events()
+    shelf = SimulatedShelf(camera)
+    shelf.lay(["fern", "toad"])
+    reader = CardReader(placeholder_references())              # no shelf, no keeper
+    worker = start_worker(camera, reader, events, 2)
+    try:
+        assert events.next_shelf("live").status == "unlearned"
+        assert worker.read_now() == ShelfReading("unlearned")
+        shelf.clear()
+        assert worker.read_now() == ShelfReading("unlearned")  # read empty, but no keeper learns it
+        posted = [events.shelf.get_nowait() for _ in range(events.shelf.qsize())]
+        assert posted and {(event.kind, event.status) for event in posted} == {("live", "unlearned")}
+        worker.use_empty_shelf(worker.capture_frame())
+        shelf.lay(["fern", "toad"])
+        assert events.next_shelf("stable").ingredients == ("fern", "toad")
+    finally:
+        worker.stop()
+
+
+def test_the_empty_shelf_its_keeper_sees_reads_learning_until_captured() -> None:
+    camera, events = FlakyCamera(), Events()
+    SimulatedShelf(camera).clear()
+    reader = CardReader(placeholder_references())
+    reader.shelf_keeper = ShelfKeeper(3)
+    worker = start_worker(camera, reader, events, 2)
+    try:
+        assert [events.next_shelf("live").status for _ in range(2)] == ["learning", "learning"]
+        assert events.next_shelf("live").status == "empty"       # the third frame: captured, read with it
+        assert reader.empty_shelf is not None
+    finally:
+        worker.stop()

@@ -26,6 +26,8 @@ press ok
 
 # experiment [0]: two cards
 press ok
+shelf clear
+press ok
 shelf fern toad
 press ok              # confirmed
 press ok

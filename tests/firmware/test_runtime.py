@@ -15,11 +15,14 @@ from firmware.config import load_config
 from firmware.runtime import Kit, RunOptions, build_kit
 from firmware.script import play_script
 from firmware.store import GameStore
+from tests.reliability.helpers import learn_the_simulated_shelf
 
 
-def make_kit(state: Path, **overrides: object) -> Kit:
+def make_kit(state: Path, learned: bool = True, **overrides: object) -> Kit:
     config = load_config(None, {"storage.state_dir": str(state), "console.pin": "4711", **overrides})
     built = build_kit(config, RunOptions(simulate=True, headless=True), state)
+    if learned:
+        learn_the_simulated_shelf(built)
     built.daemon.protocol.handle("unlock 4711")  # the lock itself: test_console_lock.py
     built.daemon.protocol.gate.take_events()  # its notice on the screen is not what these tests check
     return built
@@ -217,6 +220,50 @@ def test_the_empty_shelf_is_captured_only_without_cards_and_read_with(kit: Kit) 
     assert kit.camera_worker.read_now().ingredients == ("fern", "toad")
 
 
+def test_a_kit_that_cannot_learn_its_shelf_by_itself_names_no_card_until_ok_captures_it(tmp_path: Path) -> None:
+    kit = make_kit(tmp_path / "state", learned=False, **{"reader.shelf_frames": 0})   # as on a stone table
+    kit.start()
+    try:
+        play_script(kit, """
+            console restore DEMO
+            press ok
+            shelf mushroom toad
+            expect ScanPromptView status=learn
+        """)
+        assert kit.daemon.ask_console_on_loop("mix")["error"]["kind"] == "shelf_unlearned"  # type: ignore[index]
+        assert kit.camera_worker.read_now().status == "unlearned"
+        play_script(kit, """
+            press ok
+            expect MessageView text=shelf.cards
+            press ok
+            shelf clear
+            press ok
+            expect ScanPromptView status=nothing
+            shelf mushroom toad
+            expect ScanConfirmView
+        """)
+        assert kit.camera_worker.reader.empty_shelf is not None    # type: ignore[attr-defined]
+        assert (tmp_path / "state" / "empty_shelf.png").exists()   # kept for the next start
+    finally:
+        kit.stop()
+
+
+def test_a_new_kit_learns_the_empty_shelf_it_sees_and_then_reads_the_cards(tmp_path: Path) -> None:
+    kit = make_kit(tmp_path / "state", learned=False, **{"reader.shelf_frames": 3})
+    kit.start()
+    try:
+        play_script(kit, """
+            console restore DEMO
+            press ok
+            shelf clear
+            expect ScanPromptView status=nothing
+            shelf mushroom toad
+            expect ScanConfirmView
+        """)
+    finally:
+        kit.stop()
+
+
 def test_the_kit_keeps_its_empty_shelf_from_the_frames_it_reads(tmp_path: Path) -> None:
     from drivers.card_reader.shelf import ShelfKeeper
 
@@ -234,7 +281,7 @@ def test_the_kit_keeps_its_empty_shelf_from_the_frames_it_reads(tmp_path: Path) 
 def test_the_empty_shelf_captured_is_read_with_after_a_restart(tmp_path: Path) -> None:
     from drivers.card_reader.shelf import EmptyShelf
 
-    first = make_kit(tmp_path / "state", **{"reader.shelf_frames": 0})
+    first = make_kit(tmp_path / "state", learned=False, **{"reader.shelf_frames": 0})
     first.start()
     try:
         assert first.camera_worker.reader.empty_shelf is None          # nothing saved yet

@@ -17,8 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from drivers.card_reader.shelf import EmptyShelf
 from firmware.config import load_config
 from firmware.runtime import Kit, RunOptions, build_kit
+from firmware.simulator import empty_shelf_frame
 
 REPO = Path(__file__).resolve().parents[2]
 #: The staff PIN of the test kits: these tests drive whole games over the console, unlocked with it
@@ -166,24 +168,34 @@ class DaemonProcess:
         return self.log_path.read_text(errors="replace")[-3000:]
 
 
-def make_kit(state: Path, cafe: bool = False, **overrides: object) -> Kit:
+def make_kit(state: Path, cafe: bool = False, learned: bool = True, **overrides: object) -> Kit:
     """The simulator kit as ``labkit run --simulate --headless`` builds it (not started).
 
     Unless ``cafe``, its console is unlocked with the staff PIN as ``unlock PIN`` would, and the
     console's notices stay off the screen: these tests drive whole games over the console and look
-    at other promises (the locked console and its notices: test_cafe_console.py).
+    at other promises (the locked console and its notices: test_cafe_console.py). Unless not
+    ``learned``, its reader holds the simulated empty shelf, as a kit that learned it before (a kit
+    names no card until it has: tests/firmware/test_runtime.py).
     """
     enabled = {"console.enabled": True} if "console.url" in overrides else {}
     config = load_config(None, {"storage.state_dir": str(state), "console.pin": TEST_PIN, **enabled,
                                 **overrides})
     kit = build_kit(config, RunOptions(simulate=True, headless=True, console_given="console.url" in overrides),
                     state)
+    if learned:
+        learn_the_simulated_shelf(kit)
     if not cafe:
         gate = kit.daemon.protocol.gate
         assert gate.unlock_with(TEST_PIN)
         take_events = gate.take_events
         gate.take_events = lambda: [event for event in take_events() if event.kind == "confirm"]  # type: ignore[method-assign]
     return kit
+
+
+def learn_the_simulated_shelf(kit: Kit) -> None:
+    """Give the reader of a kit not yet started the simulated shelf's empty frame, as if it had
+    learned it (before ``start`` the reader is the builder's)."""
+    kit.camera_worker.reader.empty_shelf = EmptyShelf(empty_shelf_frame())  # type: ignore[attr-defined]
 
 
 @contextmanager

@@ -80,7 +80,7 @@ def test_no_log_line_and_no_console_reply_but_the_reveal_shows_an_answer(tmp_pat
                 exchanges += played
     finally:
         pty.close()
-    buttons = make_kit(tmp_path / "state2")  # the buttons: every flow of a golem game, and the reveal
+    buttons = make_kit(tmp_path / "state2", learned=False)  # the buttons: a new kit, every flow, the reveal
     start = buttons.session._start
 
     def recording_start(game) -> None:  # type: ignore[no-untyped-def]

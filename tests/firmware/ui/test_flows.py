@@ -35,6 +35,7 @@ from firmware.screens.views import (
     LibraryAnswerView,
     LibraryOfferView,
     MenuView,
+    MessageView,
     PotionView,
     RevealAllView,
     RevealAnimatorsView,
@@ -133,6 +134,37 @@ def test_experiment_with_the_shelf_confirm_and_rescan() -> None:
     assert isinstance(table.view, MenuView)
     assert table.session.history()[-1] == {"time": table.session.history()[-1]["time"],
                                            "ask": "mix", "potion": expected}
+
+
+def test_before_the_kit_has_learned_its_shelf_ok_on_the_prompt_captures_it() -> None:
+    results = ["cards", "captured"]
+    table = Table()
+    table.context.capture_empty_shelf = lambda: results.pop(0)
+    start(table)
+    table.choose("menu.experiment")
+    assert table.shelf("live", status="learning") == ScanPromptView(2, "learning")  # the keeper sees it empty
+    assert table.shelf("live", status="unlearned") == ScanPromptView(2, "learn")
+    table.renders(ALL_LANGUAGES)
+    assert table.press("ok") == MessageView("shelf.cards", title="settings.shelf", error=True)
+    assert table.press("ok") == ScanPromptView(2, "learn")   # a card was read on it: nothing captured
+    assert table.press("ok") == ScanPromptView(2, "nothing") and not results
+    assert table.shelf("live", status="unlearned") == ScanPromptView(2, "nothing")  # a frame read before
+    assert table.shelf("live", status="empty") == ScanPromptView(2, "nothing")
+    assert table.shelf("stable", "fern", "toad") == ScanConfirmView(("fern", "toad"))
+
+
+def test_a_shelf_capture_failing_on_the_prompt_is_said_and_the_prompt_stays() -> None:
+    table = Table()
+
+    def fail() -> str:
+        raise OSError("camera gone")
+
+    table.context.capture_empty_shelf = fail
+    start(table)
+    table.choose("menu.experiment")
+    table.shelf("live", status="unlearned")
+    assert table.press("ok") == MessageView("shelf.no_camera", title="settings.shelf", error=True)
+    assert table.press("back") == ScanPromptView(2, "learn")
 
 
 def test_two_cards_of_one_kind_ask_for_two_different_ones_and_the_scan_goes_on() -> None:
