@@ -80,14 +80,22 @@ class Reading:
 NO_CAMERA = Reading(ShelfReading("no_camera"))
 
 
-def shelf_unlearned(reader: Reader) -> bool:
-    """Whether ``reader`` tells cards from an empty shelf (``CardReader.empty_shelf``) and holds
-    none yet: its readings are then not given (a reader without the attribute reads alone)."""
-    return hasattr(reader, "empty_shelf") and getattr(reader, "empty_shelf") is None
+def shelf_unlearned(reader: Reader, frame: Any) -> bool:
+    """Whether ``reader`` tells cards from an empty shelf (``CardReader.empty_shelf``) and holds none
+    for ``frame``: none yet, or one of another size (saved in another camera mode: never compared).
+    Its readings are then not given; a reader without the attribute reads alone, and a frame that
+    is no colour image (a broken camera's) is left to the reader, which reads it ``unsure``."""
+    if not hasattr(reader, "empty_shelf"):
+        return False
+    shelf = getattr(reader, "empty_shelf")
+    if shelf is None:
+        return True
+    shape: tuple[int, ...] = tuple(getattr(frame, "shape", ()))
+    return len(shape) == 3 and (int(shape[1]), int(shape[0])) != tuple(shelf.size)
 
 
 def unlearned_status(reader: Reader, read_empty: bool) -> str:
-    """The live status of a frame read while ``shelf_unlearned(reader)``: ``learning`` when the
+    """The live status of a frame read while ``shelf_unlearned``: ``learning`` when the
     stages read it ``empty`` and the reader's keeper captures such frames, else ``unlearned``."""
     return "learning" if read_empty and getattr(reader, "shelf_keeper", None) is not None else "unlearned"
 
@@ -304,7 +312,7 @@ class CameraWorker:
             log.info("the camera is back")
             self.post_fault("camera", None)
         self.readings += 1
-        if shelf_unlearned(self._reader):
+        if shelf_unlearned(self._reader, frame):
             self._answer_unlearned(asked, frame, reading)
             return True
         shelf = ShelfReading(reading.status, tuple(reading.ingredients) if reading.status == "ok" else ())

@@ -248,3 +248,22 @@ def test_the_empty_shelf_its_keeper_sees_reads_learning_until_captured() -> None
         assert reader.empty_shelf is not None
     finally:
         worker.stop()
+
+
+def test_an_empty_shelf_of_another_camera_mode_is_no_shelf_until_one_of_this_mode_is_captured() -> None:
+    import cv2
+
+    camera, events = FlakyCamera(), Events()
+    SimulatedShelf(camera).lay(["claw"])
+    reader = CardReader(placeholder_references())
+    reader.empty_shelf = EmptyShelf(cv2.resize(empty_shelf_frame(), (1280, 960)))  # saved at 1280x960
+    worker = start_worker(camera, reader, events, 1)
+    try:
+        assert events.next_shelf("live").status == "unlearned"
+        assert worker.read_now() == ShelfReading("unlearned")
+        SimulatedShelf(camera).clear()
+        worker.use_empty_shelf(worker.capture_frame())
+        SimulatedShelf(camera).lay(["claw"])
+        assert events.next_shelf("stable").ingredients == ("claw",)
+    finally:
+        worker.stop()
