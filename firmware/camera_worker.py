@@ -90,8 +90,7 @@ def shelf_unlearned(reader: Reader, frame: Any) -> bool:
     shelf = getattr(reader, "empty_shelf")
     if shelf is None:
         return True
-    shape: tuple[int, ...] = tuple(getattr(frame, "shape", ()))
-    return len(shape) == 3 and (int(shape[1]), int(shape[0])) != tuple(shelf.size)
+    return len(getattr(frame, "shape", ())) == 3 and not shelf.fits(frame)
 
 
 def unlearned_status(reader: Reader, read_empty: bool) -> str:

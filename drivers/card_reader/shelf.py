@@ -506,10 +506,14 @@ class EmptyShelf:
         compared = self.compare(frame)
         return None if compared is None else compared.changes
 
+    def fits(self, frame: np.ndarray) -> bool:
+        """Whether ``frame`` is of the shelf's size (one of another camera mode is never compared)."""
+        return (int(frame.shape[1]), int(frame.shape[0])) == self.size
+
     def compare(self, frame: np.ndarray) -> Comparison | None:
         """``changes`` with the sharp edges of the change (``Comparison``), or None for a frame of
         another size than the shelf's."""
-        if (int(frame.shape[1]), int(frame.shape[0])) != self.size:
+        if not self.fits(frame):
             return None
         light = _log_light(frame, self.settings)
         difference = light - self._light
