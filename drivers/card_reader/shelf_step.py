@@ -302,11 +302,21 @@ def _read_closer(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compare
     (``CardLooks.read_around``), or None: cards too small for the work image whose changes met in
     one, or lie beside a thing of a small card's size elsewhere that kept the reader from cutting
     the frame around them. The part holds the cards named too (a card cut by its edge would keep
-    it unsure); read there again at their place, they are not named twice."""
+    it unsure); read there again at their place, they are not named twice.
+    Where that part reads no "ok", the part around the changes' parts wider than a finger
+    (``EmptyShelf.parts``) is read instead (class: small cards whose change a narrower one joins,
+    most often the player's finger, which runs two card heights off the card it lies on: the
+    part around the changes, finger and all, is too large to show the cards any closer)."""
     if not shelf.unexplained_regions(compared.changes, _quads(named), compared.sharp):
         return None
-    every = [shelf.box(region) for region in shelf.unexplained_regions(compared.changes, [], compared.sharp)]
+    regions = shelf.unexplained_regions(compared.changes, [], compared.sharp)
+    every = [shelf.box(region) for region in regions]
     again = looks.read_around(frame, every, shelf)
+    if again is None:
+        wide = [box for region in regions for box in shelf.parts(region, []) or [shelf.box(region)]]
+        if len(wide) == len(every) and all(np.array_equal(a, b) for a, b in zip(wide, every)):
+            return None
+        again = looks.read_around(frame, wide, shelf)
     if again is None:
         return None
     return again._replace(cards=[card for card in again.cards if not _named_already(card, named)])

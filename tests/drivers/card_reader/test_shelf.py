@@ -1478,6 +1478,28 @@ def test_small_cards_the_stages_left_unread_are_read_closer_around_their_changes
     assert reader.identify(frame.image).status == "unsure"
 
 
+@pytest.mark.parametrize("kind", ("felt", "cloth", "striped_wood", "tablecloth"))
+def test_small_cards_under_a_finger_are_read_closer_around_the_changes_without_the_finger(faces, reader, kind,
+                                                                                      monkeypatch) -> None:
+    # the class: a player's finger on one of two small cards (18 % of the frame) runs two card
+    # heights off them; the part of the frame around the changes, finger and all, is too large to
+    # show the cards any closer. The part around the changes' parts wider than a finger shows
+    # them at the size the outlines read (their own cut-out turned off, as above)
+    placements = [Placement(SHIPPED_FACE_NAMES[2], (0.5, 0.3), 3.0, 0.18),
+                  Placement(SHIPPED_FACE_NAMES[5], (0.52, 0.49), -4.0, 0.18)]
+    finger = Finger(1, side=2, along=0.5, depth=0.2, width=0.25)
+    frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, fingers=(finger,)))
+    monkeypatch.setattr(CardReader, "_zoomed", lambda *args: None)
+    reader.empty_shelf = shelf
+    reading = reader.identify(frame.image)
+    assert reading.status == "ok"
+    assert sorted(str(c.ingredient) for c in reading.cards) == sorted(p.ingredient for p in placements)
+    for card, (_, quad) in zip(sorted(reading.cards, key=lambda c: str(c.ingredient)), sorted(frame.cards)):
+        assert shared_area(np.float32(card.quad), np.float32(quad)) >= 0.8 * quad_area(np.float32(quad))
+    monkeypatch.setattr(EmptyShelf, "parts", lambda self, region, cards: [])
+    assert reader.identify(frame.image).status == "unsure"
+
+
 @pytest.mark.parametrize(("name", "seed"), (("woodcut", 7_300_008), ("ribbon", 7_300_025)))
 def test_a_hard_scene_of_small_cards_reads_right_once_read_closer_around_its_changes(
         name: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
