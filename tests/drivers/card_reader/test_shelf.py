@@ -1456,6 +1456,17 @@ def test_a_card_of_the_shelfs_colours_cut_by_the_frame_beside_a_card_named_is_no
     assert read(reader, design_scene(design, 24_000_913, hard=True), True) == "right"
 
 
+def _reads_the_small_cards_at_their_places(reader, frame, shelf, placements) -> None:
+    """``reader``, with ``shelf``, reads ``frame`` "ok" naming the cards ``placements`` laid, each
+    over 0.8 of the card there."""
+    reader.empty_shelf = shelf
+    reading = reader.identify(frame.image)
+    assert reading.status == "ok"
+    assert sorted(str(c.ingredient) for c in reading.cards) == sorted(p.ingredient for p in placements)
+    for card, (_, quad) in zip(sorted(reading.cards, key=lambda c: str(c.ingredient)), sorted(frame.cards)):
+        assert shared_area(np.float32(card.quad), np.float32(quad)) >= 0.8 * quad_area(np.float32(quad))
+
+
 @pytest.mark.parametrize("kind", ("wood", "tablecloth", "stone"))
 def test_small_cards_the_stages_left_unread_are_read_closer_around_their_changes(faces, reader, kind,
                                                                               monkeypatch) -> None:
@@ -1468,12 +1479,7 @@ def test_small_cards_the_stages_left_unread_are_read_closer_around_their_changes
                   Placement(SHIPPED_FACE_NAMES[5], (0.553, 0.5), -4.0, 0.18)]
     frame, shelf = table_scene(faces, kind, placements)
     monkeypatch.setattr(CardReader, "_zoomed", lambda *args: None)
-    reader.empty_shelf = shelf
-    reading = reader.identify(frame.image)
-    assert reading.status == "ok"
-    assert sorted(str(c.ingredient) for c in reading.cards) == sorted(p.ingredient for p in placements)
-    for card, (_, quad) in zip(sorted(reading.cards, key=lambda c: str(c.ingredient)), sorted(frame.cards)):
-        assert shared_area(np.float32(card.quad), np.float32(quad)) >= 0.8 * quad_area(np.float32(quad))
+    _reads_the_small_cards_at_their_places(reader, frame, shelf, placements)
     monkeypatch.setattr(shelf_step, "_read_closer", lambda *args: None)
     assert reader.identify(frame.image).status == "unsure"
 
@@ -1490,12 +1496,7 @@ def test_small_cards_under_a_finger_are_read_closer_around_the_changes_without_t
     finger = Finger(1, side=2, along=0.5, depth=0.2, width=0.25)
     frame, shelf = table_scene(faces, kind, placements, dataclasses.replace(LIGHT, fingers=(finger,)))
     monkeypatch.setattr(CardReader, "_zoomed", lambda *args: None)
-    reader.empty_shelf = shelf
-    reading = reader.identify(frame.image)
-    assert reading.status == "ok"
-    assert sorted(str(c.ingredient) for c in reading.cards) == sorted(p.ingredient for p in placements)
-    for card, (_, quad) in zip(sorted(reading.cards, key=lambda c: str(c.ingredient)), sorted(frame.cards)):
-        assert shared_area(np.float32(card.quad), np.float32(quad)) >= 0.8 * quad_area(np.float32(quad))
+    _reads_the_small_cards_at_their_places(reader, frame, shelf, placements)
     monkeypatch.setattr(EmptyShelf, "parts", lambda self, region, cards: [])
     assert reader.identify(frame.image).status == "unsure"
 
