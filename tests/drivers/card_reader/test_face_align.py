@@ -101,6 +101,9 @@ def test_a_scene_whose_change_s_rectangle_stands_off_its_card_reads_right(monkey
     reader.empty_shelf = EmptyShelf(scene.empty_shelf())
     assert judge(scene, reader.identify(scene.image)).outcome == "right"
     monkeypatch.setattr(reader, "_read_aligned", lambda frame, box: None)
+    # since session 58 the part around the changes' parts wider than a finger, read closer, also
+    # reads this card: that way is closed here, so the aligned faces are tested alone
+    monkeypatch.setattr(EmptyShelf, "parts", lambda self, region, cards: [])
     assert judge(scene, reader.identify(scene.image)).outcome == "unsure"
 
 
