@@ -313,9 +313,10 @@ def _read_closer(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compare
     every = [shelf.box(region) for region in regions]
     again = looks.read_around(frame, every, shelf)
     if again is None:
-        wide = [box for region in regions for box in shelf.parts(region, []) or [shelf.box(region)]]
-        if len(wide) == len(every) and all(np.array_equal(a, b) for a, b in zip(wide, every)):
+        parts = [shelf.parts(region, []) for region in regions]
+        if not any(parts):
             return None
+        wide = [box for region, found in zip(regions, parts) for box in found or [shelf.box(region)]]
         again = looks.read_around(frame, wide, shelf)
     if again is None:
         return None
