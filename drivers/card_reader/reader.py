@@ -309,6 +309,13 @@ class CardReader:
             return None
         return FrameReading("ok", _in_frame(part, inner.cards))
 
+    def shown_since_the_shelf(self, frame: np.ndarray, shelf: EmptyShelf, card: CardSighting) -> bool:
+        """Whether ``card``'s face shows where it lies in ``frame`` and not in the frame the empty
+        ``shelf`` was captured from (``FineMatcher.shows_only_in``): the card came since, whatever
+        the shelf saw change under it."""
+        return card.ingredient is not None and self._fine.shows_only_in(
+            card.ingredient, frame, shelf.frame, np.asarray(card.quad, np.float32))
+
     def read_around(self, frame: np.ndarray, changes: list[np.ndarray], shelf: EmptyShelf) -> ReadCloser | None:
         """The cards (frame px) an "ok" reading of the part of ``frame`` around ``changes`` (frame
         px, ``zoom.cut_around``) names, and that part, or None: cards whose changes no card named

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 import cv2
@@ -43,6 +44,9 @@ WHOLE_CHANGE = 0.8
 #: card of its ingredient: the outlines of one card fitted twice differ by a few pixels, and two
 #: cards of one ingredient overlap by far less (more than 0.3 is never how a player lays them)
 SAME_CARD = 0.7
+#: an outline the stages could not read is one of a change's cards when at least this share of it
+#: lies in the change: a card shows at least half of itself, and its change is the card's
+OUTLINE_IN_CHANGE = 0.5
 #: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
 #: its edge: an outline snapped to a card's printed edge strays by a pixel or two
 EDGE_SLACK = 3.0
@@ -79,6 +83,8 @@ class CardLooks(Protocol):
 
     def read_around(self, frame: np.ndarray, changes: list[np.ndarray], shelf: EmptyShelf) -> ReadCloser | None: ...
 
+    def shown_since_the_shelf(self, frame: np.ndarray, shelf: EmptyShelf, card: CardSighting) -> bool: ...
+
 
 def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf,
                   closer: bool = True, compared: Comparison | None = None) -> FrameReading:
@@ -96,10 +102,10 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return reading
     changes, sharp = compared.changes, compared.sharp
     if reading.status != "ok":
-        reading = _unnamed_where_unchanged(shelf, frame, changes, reading)
+        reading = _unnamed_where_unchanged(looks, shelf, frame, changes, reading)
     named = [c for c in reading.cards if c.ingredient is not None
              and (reading.status == "ok" or c.confidence >= looks.threshold)]   # an "ok" was verified
-    if _unchanged(shelf, frame, changes, named):
+    if _unchanged(looks, shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
     regions = shelf.unexplained_regions(changes, _quads(named), sharp)
     if not regions and not named:
@@ -120,7 +126,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
             return _unsure(reading, "a change holds more than the cards keypoints placed in it")
     if not _only_the_shelf_unread(frame, reading, shelf, compared, named, read_closer):
         return _unsure(reading, "an outline the stages could not read is not the shelf's")
-    if _unchanged(shelf, frame, changes, named):
+    if _unchanged(looks, shelf, frame, changes, named):
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
     if overlapping(_quads(named)):
         return _unsure(reading, "cards named in the changes overlap more than a player lays them")
@@ -146,9 +152,10 @@ def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameRea
     small, scale = work_image(frame)
     placed = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named))
     found = list(placed)
+    unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None and not c.face_down]
     for region in shelf.unexplained_regions(compared.changes, _quads(named + found), compared.sharp):
         found += _passing(looks, frame, _read_changed_region(looks, frame, small, scale, compared, region,
-                                                             named + found, shelf))
+                                                             named + found, shelf, unread))
     if not closer:
         return found, placed, None
     again = _read_closer(looks, frame, shelf, compared, named + found)
@@ -216,7 +223,7 @@ def _only_the_shelf_unread(frame: np.ndarray, reading: FrameReading, shelf: Empt
                for quad in unread)
 
 
-def _unnamed_where_unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
+def _unnamed_where_unchanged(looks: CardLooks, shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
                              reading: FrameReading) -> FrameReading:
     """``reading`` (not "ok": its names unverified) with each card named where nothing changed
     (``_where_nothing_changed``) left unnamed: what the stages named there is the shelf's own
@@ -225,29 +232,33 @@ def _unnamed_where_unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.n
     verification on an empty table, which kept the frame unsure). An "ok" keeps its names: a
     verified card where nothing changed keeps the frame unsure."""
     named = [c for c in reading.cards if c.ingredient is not None]
-    unchanged = iter(_where_nothing_changed(shelf, frame, changes, named))    # in the order of ``named``
+    unchanged = iter(_where_nothing_changed(looks, shelf, frame, changes, named))    # in the order of ``named``
     return FrameReading(reading.status, [dataclasses.replace(c, ingredient=None, confidence=0.0)
                                          if c.ingredient is not None and next(unchanged) else c
                                          for c in reading.cards])
 
 
-def _unchanged(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray, named: list[CardSighting]) -> bool:
+def _unchanged(looks: CardLooks, shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
+               named: list[CardSighting]) -> bool:
     """Whether a card ``named`` lies where nothing changed (``_where_nothing_changed``)."""
-    return any(_where_nothing_changed(shelf, frame, changes, named))
+    return any(_where_nothing_changed(looks, shelf, frame, changes, named))
 
 
-def _where_nothing_changed(shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
+def _where_nothing_changed(looks: CardLooks, shelf: EmptyShelf, frame: np.ndarray, changes: np.ndarray,
                            cards: list[CardSighting]) -> list[bool]:
     """For each of the ``cards``, whether it lies where the shelf saw next to no change
-    (``changed_share`` under ``least_card``) and its print does not hide the shelf's texture
-    (``hides_the_shelf``: a card of the shelf's colours). The frame's texture is made only when
-    a card lies so."""
+    (``changed_share`` under ``least_card``), its print does not hide the shelf's texture
+    (``hides_the_shelf``: a card of the shelf's colours) and its face does not show there only
+    since the shelf was captured (``CardLooks.shown_since_the_shelf``: a card of the shelf's light
+    on a shelf whose own texture is as strong as its print, a grey card of bricks on a stone). The
+    frame's texture is made only when a card lies so."""
     quads = _quads(cards)
     quiet = [shelf.changed_share(changes, q) < shelf.settings.least_card for q in quads]
     if not any(quiet):
         return quiet
     texture = shelf.texture(frame)
-    return [still and not shelf.hides_the_shelf(texture, changes, q) for still, q in zip(quiet, quads)]
+    return [still and not shelf.hides_the_shelf(texture, changes, q) and not looks.shown_since_the_shelf(frame, shelf, c)
+            for still, q, c in zip(quiet, quads, cards)]
 
 
 def _unsure(reading: FrameReading, why: str) -> FrameReading:
@@ -261,21 +272,26 @@ def _unsure(reading: FrameReading, why: str) -> FrameReading:
 
 def _read_changed_region(looks: CardLooks, frame: np.ndarray, small: np.ndarray, scale: float,
                          compared: Comparison, region: np.ndarray, named: list[CardSighting],
-                         shelf: EmptyShelf) -> list[CardSighting]:
+                         shelf: EmptyShelf, unread: Sequence[np.ndarray] = ()) -> list[CardSighting]:
     """The cards a change of the shelf (``region``) shows: itself read as one card, or else its
     parts wider than a finger (``EmptyShelf.parts``: a card with a finger on it, cards whose
     changes met at a corner), or else the card outlines in the change (``outlines_of_change``:
-    cards side by side), each read as one; or else the cards of both readings, each card once
-    (class: two cards whose changes met, one read in its part, the other, its part widened off it
-    by a glare, in its outline); none unless together they cover the change but for its fringe
-    (``WHOLE_CHANGE``): else it holds more than the cards read, and none where one card is read
-    as two ingredients."""
+    cards side by side), or else the outlines the stages found and could not read lying in it
+    (``unread``, frame px; ``OUTLINE_IN_CHANGE``: a card with a finger from the frame's edge on it,
+    its change too long for a card and its parts cut round the finger's base, which the stages
+    outlined and read upside down), each read as one; or else the cards of these readings, each
+    card once (class: two cards whose changes met, one read in its part, the other, its part
+    widened off it by a glare, in its outline); none unless together they cover the change but
+    for its fringe (``WHOLE_CHANGE``): else it holds more than the cards read, and none where one
+    card is read as two ingredients."""
     card = _read_change(looks, frame, small, scale, shelf.box(region), named)
     if card is not None and _cover(shelf, compared, region, [card]):
         return [card]
     quads = _quads(named)
-    every: list[CardSighting] = []          # the cards of both readings, each card once
-    for boxes in (shelf.parts(region, quads), outlines_of_change(shelf, compared.changes, region, small.shape)):
+    outlines = [q for q in unread if shelf.share_in(region, q) >= OUTLINE_IN_CHANGE]
+    every: list[CardSighting] = []          # the cards of these readings, each card once
+    for boxes in (shelf.parts(region, quads), outlines_of_change(shelf, compared.changes, region, small.shape),
+                  outlines):
         cards = [c for c in (_read_change(looks, frame, small, scale, box, named) for box in boxes) if c is not None]
         if _cover(shelf, compared, region, cards):
             return cards
