@@ -896,7 +896,8 @@ class EmptyShelf:
         card_width = self._card_width(compared.changes, cards)
         pieces = np.any(parts, axis=0)
         burnt = compared.burnt & self._beyond(compared.changes, cards) & ~pieces
-        finger = finger_bands(((pieces | burnt) * 255).astype(np.uint8), card_width) > 0
+        finger = (finger_bands(((pieces | burnt) * 255).astype(np.uint8), card_width) > 0) | self._finger_in_pieces(
+            pieces, card_width)
         pieces, burnt = pieces & ~finger, burnt & ~finger
         width = max(3, int(card_width) | 1)
         near = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))
@@ -1108,6 +1109,16 @@ class EmptyShelf:
         card = self.settings.card_aspect * card_width ** 2
         wide = np.count_nonzero(self._wider_than_a_finger(region, card_width))
         return bool(wide < self.settings.finger_wide_parts * card)
+
+    def _finger_in_pieces(self, pieces: np.ndarray, card_width: float) -> np.ndarray:
+        """The ``pieces`` (a mask) that are a finger from the frame's edge the shelf saw in pieces
+        (where it crosses a cloth's dots or stripes the frame burns out): joined across gaps
+        narrower than a finger (``finger`` card widths), they come in from the frame's edge as a
+        band narrower than half a card (``finger_bands``), as a finger does whole."""
+        size = max(3, int(self.settings.finger * card_width) | 1)
+        joined = cv2.morphologyEx(pieces.astype(np.uint8), cv2.MORPH_CLOSE,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        return pieces & (finger_bands(joined * 255, card_width) > 0)
 
     def _wider_than_a_finger(self, region: np.ndarray, card_width: float) -> np.ndarray:
         """The parts of a change (``region``, a mask) wider than a finger (``finger`` card widths
