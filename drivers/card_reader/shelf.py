@@ -896,8 +896,8 @@ class EmptyShelf:
         card_width = self._card_width(compared.changes, cards)
         pieces = np.any(parts, axis=0)
         burnt = compared.burnt & self._beyond(compared.changes, cards) & ~pieces
-        finger = (finger_bands(((pieces | burnt) * 255).astype(np.uint8), card_width) > 0) | self._finger_in_pieces(
-            pieces, card_width)
+        finger = ((finger_bands(((pieces | burnt) * 255).astype(np.uint8), card_width) > 0)
+                  | self._finger_in_pieces(pieces, card_width))
         pieces, burnt = pieces & ~finger, burnt & ~finger
         width = max(3, int(card_width) | 1)
         near = cv2.dilate(pieces.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)))

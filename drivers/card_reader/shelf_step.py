@@ -257,8 +257,8 @@ def _where_nothing_changed(looks: CardLooks, shelf: EmptyShelf, frame: np.ndarra
     if not any(quiet):
         return quiet
     texture = shelf.texture(frame)
-    return [still and not shelf.hides_the_shelf(texture, changes, q) and not looks.shown_since_the_shelf(frame, shelf, c)
-            for still, q, c in zip(quiet, quads, cards)]
+    return [still and not shelf.hides_the_shelf(texture, changes, q)
+            and not looks.shown_since_the_shelf(frame, shelf, c) for still, q, c in zip(quiet, quads, cards)]
 
 
 def _unsure(reading: FrameReading, why: str) -> FrameReading:

@@ -1082,7 +1082,8 @@ def test_a_card_of_the_shelfs_light_on_a_shelf_as_textured_as_its_print_reads_ok
         assert not shelf.hides_the_shelf(shelf.texture(frame.image), changes, quad), seed
         reader.empty_shelf = shelf
         assert reader.identify(frame.image).ingredients == ("flower",), seed
-        captured = compose_scene(dict(design.faces), card, table_background("stone", SIZE, seed), seed, SIZE, other_light)
+        captured = compose_scene(dict(design.faces), card, table_background("stone", SIZE, seed), seed, SIZE,
+                                 other_light)
         reader.empty_shelf = EmptyShelf(captured.image)
         assert reader.identify(frame.image).status == "unsure", seed
 
