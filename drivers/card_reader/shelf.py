@@ -152,7 +152,9 @@ class ShelfSettings:
     #: narrower than ``finger_across``
     finger_length: float = 1.5
     #: ... and only while it stands less than this many card widths across (the short side of its
-    #: rectangle): the fingers and hands passed so stood 0.50-0.64 across (500 development hand
+    #: rectangle), here and from the frame's edge, where a lump of the finger's shadow or of a
+    #: glare's fringe beside it stood 0.51-0.54 across (seen scenes of session 60, which kept the
+    #: frame unsure): the fingers and hands passed so stood 0.50-0.64 across (500 development hand
     #: scenes; every finger of 1250 development and 1500 seen normal scenes stood under ``finger``),
     #: where a finger with the strips of a card beneath it beside it, each strip narrower than a
     #: finger, stood 0.99 across (a heavy overlap: ribbon 29100370, a wrong reading of the run at
@@ -1090,10 +1092,11 @@ class EmptyShelf:
         return self.least_change()
 
     def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
-        """Whether a change (``region``) runs to a card named (``under``), narrow, from the frame's
-        edge or for longer than any part of a card (``finger_length``; then narrow on average and
-        across, ``finger_across``, with next to nothing wider than a finger, ``finger_wide_parts``):
-        a finger on the card."""
+        """Whether a change (``region``) runs to a card named (``under``) from the frame's edge or
+        for longer than any part of a card (``finger_length``), narrow: narrower than a finger
+        (``finger``), or narrow on average and across (``finger_across``) with next to nothing
+        wider than a finger (``finger_wide_parts``; a finger widened by the shelf's fringe where
+        it meets the card, or by its shadow or glare along it): a finger on the card."""
         at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
         touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
@@ -1103,8 +1106,7 @@ class EmptyShelf:
         finger = self.settings.finger * card_width
         if narrow <= finger:
             return True
-        if not (long and np.count_nonzero(region) <= finger * length
-                and narrow < self.settings.finger_across * card_width):
+        if not (np.count_nonzero(region) <= finger * length and narrow < self.settings.finger_across * card_width):
             return False
         card = self.settings.card_aspect * card_width ** 2
         wide = np.count_nonzero(self._wider_than_a_finger(region, card_width))

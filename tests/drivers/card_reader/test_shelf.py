@@ -528,6 +528,25 @@ def test_a_long_finger_with_a_strip_of_a_card_beside_it_is_not_a_finger(faces) -
     assert shelf.unexplained(_mask_of([named, finger]), [card]) == []
 
 
+def test_a_finger_from_the_frame_edge_widened_by_its_fringe_is_a_finger_but_not_a_card_cut_by_the_edge(faces) -> None:
+    # the class: a finger from the frame's edge to a card named, with a lump of its shadow or of
+    # the glare's fringe beside it, stands wider across than a finger, and kept the frame unsure;
+    # on average (its area over its length) it is a finger's width and no part of it is wider.
+    # A card cut by the edge shows a strip wider than a finger, and a card's part beside the
+    # finger is wider than a finger
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
+    card = np.float32(named) / shelf.scale()
+    finger = [(0, 55), (60, 55), (60, 64), (0, 64)]                       # 0.33 card widths, from the edge
+    lump = [(20, 64), (25, 64), (25, 71), (20, 71)]                       # 0.53 card widths across with it
+    assert shelf.unexplained(_mask_of([named, finger]), [card]) == []
+    assert shelf.unexplained(_mask_of([named, finger, lump]), [card]) == []
+    strip = [(0, 50), (60, 50), (60, 68), (0, 68)]                        # 0.63 card widths of a cut card
+    assert len(shelf.unexplained(_mask_of([named, strip]), [card])) == 1
+    part = [(20, 64), (36, 64), (36, 80), (20, 80)]                       # 0.2 of a card, 0.57 card widths
+    assert len(shelf.unexplained(_mask_of([named, finger, part]), [card])) == 1
+
+
 @pytest.mark.parametrize(("name", "seed"), (("fullbleed", 26_101_141), ("ribbon", 29_100_370)))
 def test_a_card_under_a_long_finger_across_two_cards_keeps_the_frame_unsure(name: str, seed: int) -> None:
     # the same classes end to end: a finger from the frame's edge across the card beneath onto the
