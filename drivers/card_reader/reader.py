@@ -562,28 +562,25 @@ class CardReader:
         """The card a region shows (``box``: the rectangle around it, work px), or None. The
         rectangle, snapped to the card's printed edge and trimmed to its aspect (``_retry_quads``),
         is read by the fine look upright and upside down; as it tries many quads, the best reading
-        must be halfway from the tolerance's threshold to certainty, or above the threshold and
-        clearly verified (``_clearly_verified``)."""
+        must be halfway from the tolerance's threshold to certainty, or else its face must pass
+        verification leading every other by ``VerifySettings.clear_lead``. Below the threshold
+        (a small card in dim light, soft and noisy, whose face the fine look leads the runner-up
+        by too little) the card then carries the verdict's probability of being right."""
         best: tuple[float, str, np.ndarray] | None = None
         for quad in [order_quad(box), *(order_quad(q) for q in self._retry_quads(small, box))]:
             for oriented in (quad, np.roll(quad, 2, axis=0)):
                 ing, conf = self._fine.read(frame, oriented / scale)
                 if best is None or conf > best[0]:
                     best = (conf, ing, oriented)
-        if best is None or best[0] < self.threshold:
+        if best is None:
             return None
         confidence, ingredient, quad = best[0], best[1], best[2] / scale
-        if confidence < (1 + self.threshold) / 2 and not self._clearly_verified(frame, quad, ingredient):
-            return None
-        return sighting(ingredient, quad, confidence)
-
-    def _clearly_verified(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> bool:
-        """Whether the card ``ingredient`` at ``quad`` (frame px) passes verification leading every
-        other face by ``VerifySettings.clear_lead``: a region's card the fine look reads above the
-        threshold but short of halfway to certainty (a glare on a corner of a small card) is then
-        named all the same."""
+        if confidence >= (1 + self.threshold) / 2:
+            return sighting(ingredient, quad, confidence)
         verdict = self.verdict(frame, quad, ingredient)
-        return verdict.passed and verdict.lead >= self.verify_settings.clear_lead
+        if not verdict.passed or verdict.lead < self.verify_settings.clear_lead:
+            return None
+        return sighting(ingredient, quad, confidence if confidence >= self.threshold else verdict.probability)
 
     def _read_thumbnail(self, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a change's rectangle (``box``, work px) shows to the outlines' own reading

@@ -408,6 +408,27 @@ def test_a_region_the_fine_look_reads_short_of_halfway_to_certainty_is_named_onc
     assert strict._read_region(shot.image, small, scale, quad * scale) is None
 
 
+def test_a_region_the_fine_look_reads_below_the_threshold_is_named_once_clearly_verified_with_its_probability() -> None:
+    # the class: a small card in dim light, soft and noisy, whose change the shelf saw whole; the
+    # fine look leads the runner-up face by too little to reach the threshold, where its whole
+    # face passes verification well ahead of every other (hard scenes of small cards left unsure).
+    # It is named with the verdict's probability of being right; short of the clear lead, never
+    design = make_design("fullbleed")
+    shot = compose_scene(dict(design.faces), [Placement("flower", (0.6, 0.5), 35.0, 0.17)], "copper", seed=3,
+                         conditions=Conditions(brightness=0.6, blur_sigma=2.0, noise=6.0))
+    quad = np.array(shot.cards[0][1], np.float32)
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    read, confidence = reader._fine.read(shot.image, quad)
+    assert read == "flower" and confidence < reader.threshold, confidence
+    small, scale = work_image(shot.image)
+    card = reader._read_region(shot.image, small, scale, quad * scale)
+    assert card is not None and card.ingredient == "flower", card
+    verdict = reader.verdict(shot.image, np.asarray(card.quad, np.float32), "flower")
+    assert verdict.lead >= SETTINGS.clear_lead and card.confidence == verdict.probability >= reader.threshold
+    strict = CardReader(enroll(dict(design.faces), design.back), verify=dataclasses.replace(SETTINGS, clear_lead=2.0))
+    assert strict._read_region(shot.image, small, scale, quad * scale) is None
+
+
 def test_a_verdict_is_made_once_while_a_frame_is_read_and_each_time_outside(monkeypatch: pytest.MonkeyPatch) -> None:
     # the shelf step verifies a card it reads in a change, then every card named with it: while
     # ``identify`` reads the frame the first verdict is given again, and the reading is the same
