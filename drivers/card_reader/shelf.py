@@ -1016,6 +1016,14 @@ class EmptyShelf:
         ``cards`` or in a finger."""
         return self._unexplained(changes, cards, sharp, self.settings.least_seen)
 
+    def unexplained_share(self, compared: Comparison, cards: list[np.ndarray]) -> float:
+        """What the changes of ``unexplained_parts`` beyond the ``cards`` (quads, frame px) add up
+        to, as a share of a card of theirs."""
+        if not cards:
+            return 0.0
+        parts = self.unexplained_parts(compared.changes, cards, compared.sharp)
+        return sum(float(np.count_nonzero(part)) for part in parts) / self._card_area(cards)
+
     def _unexplained(self, changes: np.ndarray, cards: list[np.ndarray], sharp: np.ndarray | None,
                      least: float) -> list[np.ndarray]:
         """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
