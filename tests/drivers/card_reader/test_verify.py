@@ -408,7 +408,7 @@ def test_a_region_the_fine_look_reads_short_of_halfway_to_certainty_is_named_onc
     assert strict._read_region(shot.image, small, scale, quad * scale) is None
 
 
-def test_a_region_the_fine_look_reads_below_the_threshold_is_named_once_clearly_verified_with_its_probability() -> None:
+def test_a_region_read_below_the_threshold_is_named_when_clearly_verified_with_its_probability() -> None:
     # the class: a small card in dim light, soft and noisy, whose change the shelf saw whole; the
     # fine look leads the runner-up face by too little to reach the threshold, where its whole
     # face passes verification well ahead of every other (hard scenes of small cards left unsure).
