@@ -50,9 +50,9 @@ FEATURELESS = 0.03
 #: card named explains, each too small to count, add up to less than this share of a card
 #: (``EmptyShelf.unexplained_share``): a grey card of noise on a grey cloth, 0.7 of it in view,
 #: changed in pieces adding up to 0.19, which the stages outlined and read (woodcut 66200030, a
-#: wrong reading of main at 899d798); the right readings of the shelf step alone on 500 seen
-#: normal scenes of the five designs (from 66500000) left 0.05 or less but for 18 of 390
-#: (0.054-0.211, 4 of them 0.1 or more)
+#: wrong reading of main at 899d798); of the 390 right readings of the shelf step alone on 500
+#: seen normal scenes of the five designs (from 66500000), all but 18 left 0.05 or less (those
+#: 0.054-0.211, 4 of them 0.1 or more)
 ALONE_PIECES = 0.1
 
 

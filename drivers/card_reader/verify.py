@@ -112,9 +112,9 @@ class VerifySettings:
     placed_margin: float = 0.1
     #: a card the fine look reads in a region short of halfway from the threshold to certainty, or
     #: below the threshold, is named only when its face passes leading by this much
-    #: (``CardReader._read_region``). Of the
-    #: outlines left unnamed in seen scenes of the five designs (1000 normal from 58750000, 870
-    #: hard from 68740000-68770029) that a face passed verification at, the 56 named wrong led by
+    #: (``CardReader._read_region``). Of the outlines left unnamed in seen scenes of the five
+    #: designs (1000 normal from 58750000, 870 hard from 68740000-68770029) that a face passed
+    #: verification at, the 56 named wrong led by
     #: 0.074 at most, the fine look reading them at 0.0; of the 42 named right, the 20 it read at
     #: 0.5 or more led by 0.227 to 0.639
     clear_lead: float = 0.2

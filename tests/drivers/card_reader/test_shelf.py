@@ -304,6 +304,7 @@ def test_an_empty_shelf_is_still_read_by_the_stages(placeholder, monkeypatch: py
 
 
 def test_what_changes_no_card_named_explains_add_up_to_is_a_share_of_a_card(faces) -> None:
+    # pieces of change beyond a card named, each too small to count, measured against that card
     frame, shelf = table_scene(faces, "felt", [])
     named = [(20, 30), (50, 30), (50, 72), (20, 72)]                      # 30 x 42 px at the shelf's width
     card = np.float32(named) / shelf.scale()
