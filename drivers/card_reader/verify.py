@@ -114,9 +114,8 @@ class VerifySettings:
     #: below the threshold, is named only when its face passes leading by this much
     #: (``CardReader._read_region``). Of the outlines left unnamed in seen scenes of the five
     #: designs (1000 normal from 58750000, 870 hard from 68740000-68770029) that a face passed
-    #: verification at, the 56 named wrong led by
-    #: 0.074 at most, the fine look reading them at 0.0; of the 42 named right, the 20 it read at
-    #: 0.5 or more led by 0.227 to 0.639
+    #: verification at, the 56 named wrong led by 0.074 at most, the fine look reading them at
+    #: 0.0; of the 42 named right, the 20 it read at 0.5 or more led by 0.227 to 0.639
     clear_lead: float = 0.2
     #: the lead's bands, from low to high, for its probability of being right: the right cards of
     #: the tuning scenes led by -0.08 at the least, 0.0-0.04 at their 1st percentile, 0.06-0.24 at
