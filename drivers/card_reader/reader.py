@@ -459,6 +459,12 @@ class CardReader:
         While ``identify`` reads a frame, a verdict made is remembered and given again: the shelf
         step verifies a card it reads in a change, then every card named with it (half the
         verdicts of a frame, about 6 % of its time)."""
+        return self._remembered_verdict(frame, quad, ingredient)
+
+    def _remembered_verdict(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> Verdict:
+        """``verdict``'s work, remembered while ``identify`` reads a frame: a candidate checked
+        before it is named asks this, so that only the verdicts of cards named are examples of the
+        verification's probability (``calibrate``, which records ``verdict``)."""
         remembered: dict[tuple[int, bytes, str], tuple[np.ndarray, Verdict]] | None = getattr(
             self._verdicts, "of_frame", None)
         key = (id(frame), np.asarray(quad, np.float32).tobytes(), ingredient)
@@ -590,10 +596,11 @@ class CardReader:
         confidence, ingredient, quad = best[0], best[1], best[2] / scale
         if confidence >= (1 + self.threshold) / 2:
             return sighting(ingredient, quad, confidence)
-        verdict = self.verdict(frame, quad, ingredient)
+        below = confidence < self.threshold       # the fine look's guess, not its reading: not yet named
+        verdict = (self._remembered_verdict if below else self.verdict)(frame, quad, ingredient)
         if not verdict.passed or verdict.lead < self.verify_settings.clear_lead:
             return None
-        return sighting(ingredient, quad, confidence if confidence >= self.threshold else verdict.probability)
+        return sighting(ingredient, quad, verdict.probability if below else confidence)
 
     def _read_thumbnail(self, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a change's rectangle (``box``, work px) shows to the outlines' own reading
