@@ -606,11 +606,14 @@ class CardReader:
         """The card a change's rectangle (``box``, work px) shows to the outlines' own reading
         (``read_quad``: the thumbnail, and the rectangle trimmed to a card's aspect), or None; as
         it tries many quads, its reading must be halfway from the tolerance's threshold to
-        certainty, like ``_read_region``'s. A face of smooth colour (a colour wheel) leaves the
-        fine look's blocks flat, where the thumbnail still reads it (class: a card's change found
-        whole, its face unread)."""
-        ingredient, quad, confidence, _ = self.read_quad(WorkImage(small), order_quad(box))
-        if ingredient is None or confidence < (1 + self.threshold) / 2:
+        certainty, like ``_read_region``'s, and the trimmed rectangles are tried until one does (a
+        rectangle a few degrees off its card and too large reads it just over the threshold, the
+        rectangle snapped to its printed edge at certainty). A face of smooth colour (a colour
+        wheel) leaves the fine look's blocks flat, where the thumbnail still reads it (class: a
+        card's change found whole, its face unread)."""
+        bar = (1 + self.threshold) / 2
+        ingredient, quad, confidence, _ = self.read_quad(WorkImage(small), order_quad(box), bar)
+        if ingredient is None or confidence < bar:
             return None
         return sighting(ingredient, quad / scale, confidence)
 
@@ -632,20 +635,23 @@ class CardReader:
             return False
         return fine_detail(colour) < FEATURELESS
 
-    def read_quad(self, work: WorkImage, quad: np.ndarray) -> tuple[str | None, np.ndarray, float, float]:
-        """Best reading of a quad, trying trimmed variants when the first reading is weak.
+    def read_quad(self, work: WorkImage, quad: np.ndarray,
+                  bar: float | None = None) -> tuple[str | None, np.ndarray, float, float]:
+        """Best reading of a quad, trying trimmed variants while the best reading is under ``bar``
+        (the tolerance's threshold unless given).
 
         A glare spot, a finger or a neighbouring card can stretch one side of the outline; the
         variants move one side back to where the card's known aspect (7:5) puts it.
         """
+        bar = self.threshold if bar is None else bar
         best = self._read_oriented(work, quad)
-        if best[2] >= self.threshold:
+        if best[2] >= bar:
             return best
         for retry in self._retry_quads(work.pixels, quad):     # computed only as far as needed
             got = self._read_oriented(work, retry)
             if got[2] > best[2]:
                 best = got
-            if best[2] >= self.threshold:
+            if best[2] >= bar:
                 break
         return best
 

@@ -428,6 +428,18 @@ def _not_the_shelf(compared: Comparison) -> np.ndarray:
     return np.asarray(compared.changes.astype(bool) | compared.glare | compared.burnt)
 
 
+def _runs_from_the_edge(region: np.ndarray, from_the_edge: np.ndarray | None) -> bool:
+    """Whether a change (``region``, a bool mask) reaches the frame's edge, or lies in a finger
+    the shelf saw in pieces from it (``from_the_edge``, ``EmptyShelf._finger_in_pieces``)."""
+    return bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()
+                or (from_the_edge is not None and (region & from_the_edge).any()))
+
+
+def _touches(region: np.ndarray, under: np.ndarray) -> bool:
+    """Whether a change (``region``, a bool mask) meets a card named (``under``, a uint8 mask)."""
+    return bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
+
+
 def _largest_piece(mask: np.ndarray) -> int:
     """The area (px) of the largest 4-connected piece of ``mask``; 0 for none."""
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
@@ -1029,6 +1041,7 @@ class EmptyShelf:
         """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
         mask = changes.astype(np.uint8)
         width = self._card_width(mask, cards)
+        from_the_edge = self._finger_in_pieces(mask > 0, width) if cards else None
         mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
         under = np.zeros_like(mask)
         if cards:
@@ -1043,9 +1056,12 @@ class EmptyShelf:
         pieces += self._scattered((labels > 0) & ~large[labels], width, least)
         regions = []
         for region in pieces:
-            if cards and self._finger_on_a_card(region, under, width):
+            if cards and self._finger_on_a_card(region, under, width, from_the_edge):
                 continue
             if cards and sharp is not None and self._light_beside_the_cards(region, changes > 0, sharp, width):
+                continue
+            if cards and sharp is not None and self._finger_in_light(region, under, changes > 0, sharp, width,
+                                                                     from_the_edge):
                 continue
             regions.append(region)
         return regions
@@ -1099,14 +1115,20 @@ class EmptyShelf:
             return self.settings.least_card * self._card_area(cards)
         return self.least_change()
 
-    def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
+    def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float,
+                          from_the_edge: np.ndarray | None = None) -> bool:
         """Whether a change (``region``) runs to a card named (``under``) from the frame's edge or
         for longer than any part of a card (``finger_length``), narrow: narrower than a finger
         (``finger``), or narrow on average and across (``finger_across``) with next to nothing
         wider than a finger (``finger_wide_parts``; a finger widened by the shelf's fringe where
-        it meets the card, or by its shadow or glare along it): a finger on the card."""
-        at_edge = bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any())
-        touching = bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
+        it meets the card, or by its shadow or glare along it): a finger on the card. A change
+        lying in ``from_the_edge`` (a mask: a finger from the edge the shelf saw in pieces,
+        ``_finger_in_pieces``) runs from the edge though the piece of it on the card does not
+        reach it (class: a finger crossing a stretch of the table of its own light, a pale flag
+        of a stone floor, its piece on the card a card length long, which kept a right "ok"
+        unsure)."""
+        at_edge = _runs_from_the_edge(region, from_the_edge)
+        touching = _touches(region, under)
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
         long = length >= self.settings.finger_length * self.settings.card_aspect * card_width
         if not touching or not (at_edge or long):
@@ -1119,6 +1141,21 @@ class EmptyShelf:
         card = self.settings.card_aspect * card_width ** 2
         wide = np.count_nonzero(self._wider_than_a_finger(region, card_width))
         return bool(wide < self.settings.finger_wide_parts * card)
+
+    def _finger_in_light(self, region: np.ndarray, under: np.ndarray, changes: np.ndarray, sharp: np.ndarray,
+                         card_width: float, from_the_edge: np.ndarray | None) -> bool:
+        """Whether a change (``region``) is a finger from the frame's edge (or ``from_the_edge``,
+        ``_finger_on_a_card``'s) on a card named (``under``) whose change joined a soft shadow's or
+        a glare's: it runs from the edge to the card, and what of it is wider than a finger (an
+        opening by ``finger`` card widths) is light (``_light_beside_the_cards``: its own edge
+        soft, no card's outline inside). Class: a finger crossing a wide shadow on a smooth
+        table, the two one change too wide for a finger and, with the finger's sharp outline
+        along it, not light, which kept a right "ok" unsure; a card lying in the shadow keeps its
+        outline inside it and counts."""
+        if not _runs_from_the_edge(region, from_the_edge) or not _touches(region, under):
+            return False
+        wide = self._wider_than_a_finger(region, card_width) > 0
+        return bool(wide.any()) and self._light_beside_the_cards(wide, changes, sharp, card_width)
 
     def _finger_in_pieces(self, pieces: np.ndarray, card_width: float) -> np.ndarray:
         """The ``pieces`` (a mask) that are a finger from the frame's edge the shelf saw in pieces
