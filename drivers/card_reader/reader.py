@@ -80,6 +80,18 @@ def _aspect_variants(q: np.ndarray, aspect: float = 1.4) -> list[np.ndarray]:
     return [v.astype(np.float32) for v in out]
 
 
+def _with_hiding_places(reading: FrameReading, places: list[np.ndarray]) -> FrameReading | None:
+    """An unsure ``reading`` of the outlines with the regions that may hide a card and could not
+    be read as one (``places``: rectangles, frame px) as outlines it could not read, or None for
+    another reading. With the empty shelf each must then show the shelf's texture
+    (``shelf_step``): a card of the table's light lying in one, which the shelf sees change in
+    pieces or lit, is no longer dropped from an "ok" naming the cards beside it (class: a grey card
+    under a glare on a stone table, beneath another in a heavy overlap)."""
+    if reading.status != "unsure":
+        return None
+    return FrameReading("unsure", list(reading.cards) + [sighting(None, place, 0.0) for place in places])
+
+
 def _in_frame(part: CutOut, cards: list[CardSighting]) -> list[CardSighting]:
     """The ``cards`` read in a cut-out (``part``), their quads in frame px."""
     return [sighting(c.ingredient, part.to_frame(np.asarray(c.quad)), c.confidence) for c in cards]
@@ -559,7 +571,7 @@ class CardReader:
             found = [self._read_hiding_place(frame, small, scale, box, known) for box in hiding]
             if any(card is None for card in found):
                 log.debug("second look: unsure: a region that may hide a card cannot be read as one")
-                return None
+                return _with_hiding_places(first, [box / scale for box, card in zip(hiding, found) if card is None])
             cards += [card for card in found if card is not None]
             known += [np.asarray(card.quad, np.float32) * scale for card in found if card is not None]
             if hiding_places(small, known):
