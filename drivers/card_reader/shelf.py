@@ -1041,7 +1041,6 @@ class EmptyShelf:
         """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
         mask = changes.astype(np.uint8)
         width = self._card_width(mask, cards)
-        from_the_edge = self._finger_in_pieces(mask > 0, width) if cards else None
         mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
         under = np.zeros_like(mask)
         if cards:
@@ -1054,6 +1053,7 @@ class EmptyShelf:
         large[0] = False
         pieces = [labels == i for i in np.flatnonzero(large)]
         pieces += self._scattered((labels > 0) & ~large[labels], width, least)
+        from_the_edge = self._finger_in_pieces(changes > 0, width) if cards and pieces else None
         regions = []
         for region in pieces:
             if cards and self._finger_on_a_card(region, under, width, from_the_edge):
