@@ -115,8 +115,12 @@ class VerifySettings:
     #: (``CardReader._read_region``). Of the outlines left unnamed in seen scenes of the five
     #: designs (1000 normal from 58750000, 870 hard from 68740000-68770029) that a face passed
     #: verification at, the 56 named wrong led by 0.074 at most, the fine look reading them at
-    #: 0.0; of the 42 named right, the 20 it read at 0.5 or more led by 0.227 to 0.639
-    clear_lead: float = 0.2
+    #: 0.0; of the 42 named right, the 20 it read at 0.5 or more led by 0.227 to 0.639. On new
+    #: seen scenes (120 normal a design from 69600000, 150 hard from 79600000), of 213 verdicts
+    #: passing a face at an outline of another card or of a back, one led by 0.111 (a card beneath
+    #: in a heavy overlap) and the rest by 0.079 at most, where 113 right verdicts led by 0.15-0.2,
+    #: most of them small cards of a smooth face (a retina's photograph) left `unsure` at 0.2
+    clear_lead: float = 0.15
     #: the lead's bands, from low to high, for its probability of being right: the right cards of
     #: the tuning scenes led by -0.08 at the least, 0.0-0.04 at their 1st percentile, 0.06-0.24 at
     #: their 5th and 0.46-0.59 at their median, so the narrow low bands part the tail where a card

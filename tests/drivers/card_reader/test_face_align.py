@@ -90,6 +90,11 @@ def test_the_reader_reads_a_change_s_rectangle_off_its_card_by_the_alignment(
     assert read is not None and read.ingredient == "feather"
     feather, = (card for card in scene.cards if card.ingredient == "feather")
     assert lies_at(feather, read.ingredient, read.quad)
+    # since session 62 the fine look's region, verified by a lead of 0.17, names it too: that way
+    # is closed here, so the aligned faces are tested alone
+    monkeypatch.setattr(reader, "_read_region", lambda frame, small, scale, box: None)
+    read = reader.read_box(scene.image, small, scale, rectangle * scale)
+    assert read is not None and lies_at(feather, read.ingredient, read.quad)
     monkeypatch.setattr(reader, "_read_aligned", lambda frame, box: None)
     assert reader.read_box(scene.image, small, scale, rectangle * scale) is None
 
