@@ -39,8 +39,8 @@ from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outl
                    small_cards, smaller_than_usual, usual_size)
 from .shelf import Comparison, EmptyShelf, ShelfKeeper
 from .shelf_step import ReadCloser, told_by_shelf
-from .second_look import (HIDING_AREA, hiding_places, may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints,
-                          settled_cards)
+from .second_look import (HIDING_AREA, cut_off_by_the_frame, hiding_places, may_hide_a_whole_card, outlines_of,
+                          paint_out, place_by_keypoints, settled_cards)
 
 log = logging.getLogger(__name__)
 
@@ -232,11 +232,31 @@ class CardReader:
     def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
                                   named: list[CardSighting]) -> list[CardSighting]:
         """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``): cards
-        whose changes merged into one (two overlapping, one under a finger)."""
+        whose changes merged into one (two overlapping, one under a finger). A card placed short
+        of halfway from the tolerance's threshold to certainty is one only as ``_read_region``
+        names a card (``_placed_clearly``)."""
         placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
                                     [np.asarray(c.quad, np.float32) for c in named])
         return [sighting(ing, q, conf) for ing, q, conf in placed or ()
-                if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)]
+                if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)
+                and self._placed_clearly(frame, ing, q, conf)]
+
+    def _placed_clearly(self, frame: np.ndarray, ingredient: str, quad: np.ndarray, confidence: float) -> bool:
+        """Whether a card keypoints place (``quad``, frame px; ``confidence`` from their inliers)
+        is placed clearly enough to name: halfway from the tolerance's threshold to certainty, or
+        else the fine look reads its face so at the quad, or else its face passes verification
+        leading every other by ``VerifySettings.clear_lead``. A homography fitted to a few keypoints
+        of one face (15 inliers) can stretch over other cards and the shelf, where verification
+        passes that face leading by 0.005-0.04 and the fine look reads it at 0.0 (class: a card
+        named where the keypoints misplaced it, the cards in view left out of an "ok")."""
+        bar = (1 + self.threshold) / 2
+        if confidence >= bar:
+            return True
+        read, fine = self._fine.read(frame, quad)
+        if read == ingredient and fine >= bar:
+            return True
+        verdict = self._remembered_verdict(frame, quad, ingredient)     # a candidate, not yet named
+        return verdict.passed and verdict.lead >= self.verify_settings.clear_lead
 
     def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a rectangle around a change of the shelf shows (``box``, work px), or None: read
@@ -549,6 +569,7 @@ class CardReader:
                                     [np.asarray(c.quad, np.float32) for c in settled])
         if placed is None:
             return None
+        placed = [(ing, q, conf) for ing, q, conf in placed if self._placed_clearly(frame, ing, q, conf)]
         known = [np.asarray(q, np.float32) * scale for _, q, _ in placed]
         known += outlines_of(known, [np.asarray(c.quad, np.float32) * scale for c in first.cards])
         known += [np.asarray(c.quad, np.float32) * scale for c in settled]
@@ -572,6 +593,9 @@ class CardReader:
             if any(card is None for card in found):
                 log.debug("second look: unsure: a region that may hide a card cannot be read as one")
                 return _with_hiding_places(first, [box / scale for box, card in zip(hiding, found) if card is None])
+            if any(cut_off_by_the_frame(np.asarray(card.quad, np.float32), frame.shape) for card in found if card):
+                log.debug("second look: unsure: a card read where one may hide is cut off by the frame's edge")
+                return None
             cards += [card for card in found if card is not None]
             known += [np.asarray(card.quad, np.float32) * scale for card in found if card is not None]
             if hiding_places(small, known):

@@ -331,6 +331,15 @@ def settled_cards(outline_cards: Sequence[SightingT], threshold: float) -> list[
     return settled
 
 
+def cut_off_by_the_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a card's quad (frame px) has a corner further beyond the frame (of ``shape``) than
+    ``CORNER_SLACK`` of its width and 3 px: the frame shows only part of the card."""
+    h, w = shape[:2]
+    q = np.asarray(quad, np.float32)
+    slack = 3 + CORNER_SLACK * math.sqrt(quad_area(q) / 1.4)
+    return bool((q < -slack).any() or (q[:, 0] > w + slack).any() or (q[:, 1] > h + slack).any())
+
+
 def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], index: KeypointIndex,
                        threshold: float, settled: Sequence[np.ndarray] = ()) -> list[tuple[str, np.ndarray, float]] | None:
     """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None
@@ -349,12 +358,9 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
             cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 0)
         features = FRAME_FEATURES // 2
     placed = [c for c in index.find(frame, mask, features) if keypoint_confidence(c.inliers) >= threshold]
-    for c in placed:
-        slack = 3 + CORNER_SLACK * math.sqrt(quad_area(c.quad) / 1.4)
-        if (c.quad[:, 0] < -slack).any() or (c.quad[:, 1] < -slack).any() or \
-                (c.quad[:, 0] > w + slack).any() or (c.quad[:, 1] > h + slack).any():
-            log.debug("second look: unsure: a card is cut off by the frame's edge")
-            return None
+    if any(cut_off_by_the_frame(c.quad, frame.shape) for c in placed):
+        log.debug("second look: unsure: a card is cut off by the frame's edge")
+        return None
     for i, a in enumerate(placed):
         for b in placed[i + 1:]:
             if shared_area(a.quad, b.quad) > 0.3 * min(quad_area(a.quad), quad_area(b.quad)):

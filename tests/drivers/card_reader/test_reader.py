@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import logging
 
+import cv2
 import numpy as np
 import pytest
 
 from drivers.card_reader import CardReader, References
+from drivers.card_reader import reader as reader_module
 from drivers.card_reader.keypoints import skewed
-from drivers.card_reader.thumbnails import ThumbnailMatcher, WorkImage, thumbnail
+from drivers.card_reader.quad_fit import order_quad
+from drivers.card_reader.reading import FrameReading
+from drivers.card_reader.second_look import cut_off_by_the_frame, keypoint_confidence
+from drivers.card_reader.thumbnails import ThumbnailMatcher, WorkImage, thumbnail, work_image
 from drivers.card_reader.references import canonical_card
 from drivers.card_reader.scenes import Conditions, Finger, Placement, Scene, compose_scene
 
@@ -202,3 +207,69 @@ def test_the_light_is_flattened_by_a_least_squares_plane_per_channel(references:
         coef = np.linalg.lstsq(on_frame, ratios, rcond=None)[0]
         assert np.allclose(flat[:, c], face[:, c].astype(np.float32) / np.exp(plane @ coef), rtol=1e-5)
     assert np.allclose(flat, matcher.frame_template, rtol=0.05)    # the light divided out
+
+
+def _placed_over_two_cards(faces: dict[str, np.ndarray]) -> tuple[Scene, np.ndarray, np.ndarray]:
+    """Two small cards, the claw and the toad, and a quad round both of them and the shelf between."""
+    scene = compose_scene(faces, [Placement("claw", (0.3, 0.45), 10, 0.3), Placement("toad", (0.62, 0.55), -8, 0.3)])
+    (_, claw), (_, toad) = scene.cards
+    over_both = order_quad(cv2.boxPoints(cv2.minAreaRect(np.vstack([claw, toad]).astype(np.float32))))
+    return scene, np.float32(claw), over_both
+
+
+def test_a_card_keypoints_place_short_of_halfway_to_certainty_is_named_only_where_its_face_reads_clearly(
+        faces: dict[str, np.ndarray], reader: CardReader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Class: a homography fitted to a few keypoints of one face, stretched over the cards in view
+    and the shelf, passed by verification leading by a few hundredths: the cards in view were left
+    out of an "ok" that named it."""
+    scene, claw, over_both = _placed_over_two_cards(faces)
+    few = keypoint_confidence(15)                 # 0.63: short of halfway from the threshold (0.5) to certainty
+    placements = [("fern", over_both, few), ("claw", claw, few)]
+    monkeypatch.setattr(reader_module, "place_by_keypoints", lambda *args, **kwargs: list(placements))
+    named = reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), [])
+    assert [(c.ingredient, c.confidence) for c in named] == [("claw", pytest.approx(few))]
+    many = keypoint_confidence(40)                # placed by many keypoints: verification judges it next
+    placements[:] = [(ingredient, quad, many) for ingredient, quad, _ in placements]
+    named = reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), [])
+    assert sorted(c.ingredient for c in named) == ["claw", "fern"]
+
+
+def test_the_second_look_leaves_out_a_card_keypoints_place_short_of_halfway_to_certainty(
+        faces: dict[str, np.ndarray], reader: CardReader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outline stages' second look counts a card keypoints place only as the shelf step does
+    (the class above, where the stages named it)."""
+    scene, _, over_both = _placed_over_two_cards(faces)
+    placed = [("fern", over_both, keypoint_confidence(15))]
+    monkeypatch.setattr(reader_module, "place_by_keypoints", lambda *args, **kwargs: list(placed))
+    small, scale = work_image(scene.image)
+    second = reader._second_look(scene.image, small, scale, FrameReading("unsure"))
+    assert second is None or "fern" not in [c.ingredient for c in second.cards]
+    placed[:] = [("fern", over_both, keypoint_confidence(40))]
+    second = reader._second_look(scene.image, small, scale, FrameReading("unsure"))
+    assert second is not None and "fern" in [c.ingredient for c in second.cards]
+
+
+@pytest.mark.parametrize("shift, named", [(0.0, True), (0.45, False)])
+def test_the_second_look_names_no_card_read_where_one_may_hide_that_the_frame_cuts_off(
+        faces: dict[str, np.ndarray], reader: CardReader, monkeypatch: pytest.MonkeyPatch,
+        shift: float, named: bool) -> None:
+    """Class: a card half beyond the frame's edge, read where the second look saw a light region
+    that may hide a card, named in its "ok" as whole (placed cards the frame cuts off were
+    refused, read ones were not)."""
+    scene, claw, _ = _placed_over_two_cards(faces)
+    (_, toad) = scene.cards[1]
+    width = scene.image.shape[1]
+    beyond = np.float32(toad) + [shift * width, 0.0]          # the toad moved half out of the frame
+    small, scale = work_image(scene.image)
+    box = beyond * scale
+    monkeypatch.setattr(reader_module, "place_by_keypoints", lambda *args, **kwargs: [("claw", claw, 0.99)])
+    monkeypatch.setattr(reader_module, "hiding_places",               # the toad's place, until it is known
+                        lambda small, known: [] if any(np.allclose(q, box) for q in known) else [box])
+    monkeypatch.setattr(CardReader, "_read_outlines", lambda self, *args: FrameReading("empty"))
+    monkeypatch.setattr(CardReader, "_read_hiding_place", lambda self, *args: reader_module.sighting("toad", beyond, 0.9))
+    second = reader._second_look(scene.image, small, scale, FrameReading("unsure"))
+    assert cut_off_by_the_frame(beyond, scene.image.shape) is not named
+    if named:
+        assert second is not None and sorted(c.ingredient for c in second.cards) == ["claw", "toad"]
+    else:
+        assert second is None

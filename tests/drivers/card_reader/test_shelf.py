@@ -940,7 +940,8 @@ def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: 
     outline stages' refit of a card whose outline fails (``CardReader._refitted``, since session
     56) and a region the fine look reads short of halfway to certainty, named once verified by a
     clear lead (``VerifySettings.clear_lead``, 0.15 since session 62), may read it right by another
-    way, and are off too."""
+    way, and are off too; so is the check of a card keypoints place short of halfway, by the same
+    lead (``CardReader._placed_clearly``, since session 63), which would refuse such a card."""
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=hard)
@@ -948,6 +949,7 @@ def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: 
     monkeypatch.setattr(CardReader, "_read_by_the_shelf_alone", lambda *args: None)
     monkeypatch.setattr(CardReader, "_refitted", lambda *args: None)
     reader.verify_settings = dataclasses.replace(reader.verify_settings, clear_lead=2.0)   # no lead reaches 2
+    monkeypatch.setattr(CardReader, "_placed_clearly", lambda *args: True)
     monkeypatch.setattr(owner, rule, stand_in)
     assert read(reader, scene, True) == "unsure"
 
