@@ -245,10 +245,11 @@ class CardReader:
         """Whether a card keypoints place (``quad``, frame px; ``confidence`` from their inliers)
         is placed clearly enough to name: halfway from the tolerance's threshold to certainty, or
         else the fine look reads its face so at the quad, or else its face passes verification
-        leading every other by ``VerifySettings.clear_lead``. A homography fitted to a few keypoints
-        of one face (15 inliers) can stretch over other cards and the shelf, where verification
-        passes that face leading by 0.005-0.04 and the fine look reads it at 0.0 (class: a card
-        named where the keypoints misplaced it, the cards in view left out of an "ok")."""
+        leading every other by ``VerifySettings.placed_lead``. A homography fitted to a few
+        keypoints of one face (15 inliers) can stretch over other cards and the shelf, where
+        verification passes that face leading by 0.005-0.04 and the fine look reads it at 0.0
+        (class: a card named where the keypoints misplaced it, the cards in view left out of an
+        "ok")."""
         bar = (1 + self.threshold) / 2
         if confidence >= bar:
             return True
@@ -256,7 +257,7 @@ class CardReader:
         if read == ingredient and fine >= bar:
             return True
         verdict = self._remembered_verdict(frame, quad, ingredient)     # a candidate, not yet named
-        return verdict.passed and verdict.lead >= self.verify_settings.clear_lead
+        return verdict.passed and verdict.lead >= self.verify_settings.placed_lead
 
     def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a rectangle around a change of the shelf shows (``box``, work px), or None: read
@@ -563,6 +564,9 @@ class CardReader:
         Where a region that may hide another card is left beside the cards placed by keypoints and
         those the outlines settled, the known cards are painted out of the work image and what is
         left is read again by its outlines: a card merged with a placed one now stands alone.
+        A card keypoints place short of halfway to certainty is known only where placed clearly
+        (``_placed_clearly``); a card read in a region that may hide one, cut off by the frame
+        (``cut_off_by_the_frame``), settles nothing, as a placed one.
         """
         settled = settled_cards(first.cards, self.threshold)
         placed = place_by_keypoints(frame, first.cards, self._keypoints, self.threshold,

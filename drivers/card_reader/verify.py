@@ -121,6 +121,15 @@ class VerifySettings:
     #: in a heavy overlap) and the rest by 0.079 at most, where 113 right verdicts led by 0.15-0.2,
     #: most of them small cards of a smooth face (a retina's photograph) left `unsure` at 0.2
     clear_lead: float = 0.15
+    #: a card keypoints place short of halfway from the threshold to certainty, whose face the fine
+    #: look does not read so at its quad, is named only when its face passes leading by this much
+    #: (``CardReader._placed_clearly``). Homographies fitted to 15 keypoints of a face, stretched
+    #: over other cards and the shelf (or 0.45 over its own card), passed leading by 0.038 and
+    #: 0.005 (full-bleed 79960032, a wrong reading of a census, and 79980092). Right cards so
+    #: placed led by 0.098 at the least in frames of about 1550 new hard scenes (73 verdicts), and
+    #: by 0.073-0.136 in cut-outs read closer round small cards (4, in 98 `small` hard scenes from
+    #: 79200000), which ``clear_lead`` refused. The edge of the lowest band of ``lead_bands``
+    placed_lead: float = 0.05
     #: the lead's bands, from low to high, for its probability of being right: the right cards of
     #: the tuning scenes led by -0.08 at the least, 0.0-0.04 at their 1st percentile, 0.06-0.24 at
     #: their 5th and 0.46-0.59 at their median, so the narrow low bands part the tail where a card

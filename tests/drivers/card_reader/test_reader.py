@@ -15,6 +15,7 @@ from drivers.card_reader.quad_fit import order_quad
 from drivers.card_reader.reading import FrameReading
 from drivers.card_reader.second_look import cut_off_by_the_frame, keypoint_confidence
 from drivers.card_reader.thumbnails import ThumbnailMatcher, WorkImage, thumbnail, work_image
+from drivers.card_reader.verify import Verdict
 from drivers.card_reader.references import canonical_card
 from drivers.card_reader.scenes import Conditions, Finger, Placement, Scene, compose_scene
 
@@ -273,3 +274,19 @@ def test_the_second_look_names_no_card_read_where_one_may_hide_that_the_frame_cu
         assert second is not None and sorted(c.ingredient for c in second.cards) == ["claw", "toad"]
     else:
         assert second is None
+
+
+@pytest.mark.parametrize("lead, named", [(0.038, False), (0.073, True)])
+def test_a_card_keypoints_place_short_of_halfway_whose_face_the_fine_look_misses_needs_the_placed_lead(
+        faces: dict[str, np.ndarray], reader: CardReader, monkeypatch: pytest.MonkeyPatch,
+        lead: float, named: bool) -> None:
+    """The verdict's lead decides where the fine look does not read the face halfway to certainty:
+    a misplaced card led by 0.038, a small card zoomed in a cut-out by 0.073 (``placed_lead``)."""
+    scene, claw, _ = _placed_over_two_cards(faces)
+    monkeypatch.setattr(reader_module, "place_by_keypoints", lambda *args, **kwargs: [("claw", claw, 0.6)])
+    monkeypatch.setattr(reader._fine, "read", lambda frame, quad: ("claw", 0.0))
+    monkeypatch.setattr(CardReader, "_remembered_verdict",
+                        lambda self, frame, quad, ingredient: Verdict(True, 0.95, "", 0.3, lead, True))
+    assert reader.verify_settings.placed_lead == 0.05
+    placed = reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), [])
+    assert [c.ingredient for c in placed] == (["claw"] if named else [])

@@ -940,8 +940,8 @@ def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: 
     outline stages' refit of a card whose outline fails (``CardReader._refitted``, since session
     56) and a region the fine look reads short of halfway to certainty, named once verified by a
     clear lead (``VerifySettings.clear_lead``, 0.15 since session 62), may read it right by another
-    way, and are off too; so is the check of a card keypoints place short of halfway, by the same
-    lead (``CardReader._placed_clearly``, since session 63), which would refuse such a card."""
+    way, and are off too; so is the check of a card keypoints place short of halfway
+    (``CardReader._placed_clearly``, since session 63), which refuses a misplaced one."""
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=hard)
