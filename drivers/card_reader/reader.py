@@ -233,8 +233,8 @@ class CardReader:
                                   named: list[CardSighting]) -> list[CardSighting]:
         """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``): cards
         whose changes merged into one (two overlapping, one under a finger). A card placed short
-        of halfway from the tolerance's threshold to certainty is one only as ``_read_region``
-        names a card (``_placed_clearly``)."""
+        of halfway from the tolerance's threshold to certainty is one only where its face reads
+        clearly (``_placed_clearly``)."""
         placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
                                     [np.asarray(c.quad, np.float32) for c in named])
         return [sighting(ing, q, conf) for ing, q, conf in placed or ()
