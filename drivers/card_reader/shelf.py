@@ -158,7 +158,10 @@ class ShelfSettings:
     #: scenes; every finger of 1250 development and 1500 seen normal scenes stood under ``finger``),
     #: where a finger with the strips of a card beneath it beside it, each strip narrower than a
     #: finger, stood 0.99 across (a heavy overlap: ribbon 29100370, a wrong reading of the run at
-    #: f783fb8); a finger and a strip as wide as it stand about 0.7 across
+    #: f783fb8); a finger and a strip as wide as it stand about 0.7 across. So too the parts of a
+    #: finger crossing light (``_finger_in_light``) narrower than a finger: 0.21-0.6 across in
+    #: its test's scenes, where a finger joined to the band the shelf saw along a pale card's
+    #: outline stood 1.04 (a wrong reading of the full-bleed's run at 2881a75)
     finger_across: float = 0.75
     #: ... and only while its parts wider than a finger (an opening by ``finger`` card widths) add
     #: up to less than this share of a card: the fringe where the finger meets the card lies within
@@ -1146,16 +1149,30 @@ class EmptyShelf:
                          card_width: float, from_the_edge: np.ndarray | None) -> bool:
         """Whether a change (``region``) is a finger from the frame's edge (or ``from_the_edge``,
         ``_finger_on_a_card``'s) on a card named (``under``) whose change joined a soft shadow's or
-        a glare's: it runs from the edge to the card, and what of it is wider than a finger (an
+        a glare's: it runs from the edge to the card, what of it is wider than a finger (an
         opening by ``finger`` card widths) is light (``_light_beside_the_cards``: its own edge
-        soft, no card's outline inside). Class: a finger crossing a wide shadow on a smooth
-        table, the two one change too wide for a finger and, with the finger's sharp outline
-        along it, not light, which kept a right "ok" unsure; a card lying in the shadow keeps its
-        outline inside it and counts."""
+        soft, no card's outline inside), and what is narrower is a finger: each of its parts
+        stands less than ``finger_across`` card widths across. Class: a finger crossing a wide
+        shadow on a smooth table, the two one change too wide for a finger and, with the finger's
+        sharp outline along it, not light, which kept a right "ok" unsure; a card lying in the
+        shadow keeps its outline inside it and counts, and so does a card the shelf sees as a band
+        along its outline (its pale face taken for glare on a smooth table) joined to the finger:
+        the band and the finger stand a card's width across."""
         if not _runs_from_the_edge(region, from_the_edge) or not _touches(region, under):
             return False
         wide = self._wider_than_a_finger(region, card_width) > 0
-        return bool(wide.any()) and self._light_beside_the_cards(wide, changes, sharp, card_width)
+        if not wide.any() or not self._light_beside_the_cards(wide, changes, sharp, card_width):
+            return False
+        return self._narrow_parts_are_fingers(region & ~wide, card_width)
+
+    def _narrow_parts_are_fingers(self, narrow: np.ndarray, card_width: float) -> bool:
+        """Whether every part of a change narrower than a finger (``narrow``, a bool mask) stands
+        less than ``finger_across`` card widths (``card_width`` px) across, as a finger does with
+        the shelf's fringe along it (the short side of the part's smallest rectangle)."""
+        count, labels = cv2.connectedComponents(narrow.astype(np.uint8))
+        across = self.settings.finger_across * card_width
+        return all(min(cv2.minAreaRect(cv2.findNonZero((labels == i).astype(np.uint8)))[1]) < across
+                   for i in range(1, count))
 
     def _finger_in_pieces(self, pieces: np.ndarray, card_width: float) -> np.ndarray:
         """The ``pieces`` (a mask) that are a finger from the frame's edge the shelf saw in pieces

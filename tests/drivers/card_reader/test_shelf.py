@@ -646,6 +646,33 @@ def test_a_finger_from_the_frame_edge_joined_by_a_shadow_is_a_finger_but_a_card_
     assert len(shelf.unexplained_regions(compared.changes, [card], compared.sharp)) == 1
 
 
+def _outline_of(mask: np.ndarray) -> np.ndarray:
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 0
+
+
+def test_a_card_seen_as_a_band_along_its_outline_joined_to_a_finger_in_light_counts(faces) -> None:
+    # the class: a finger crosses a soft shadow from the frame's edge to the card named, and onto
+    # a card of pale smooth face the shelf sees only as a band along its outline (its face taken
+    # for glare on a smooth table), each part narrower than a finger. What of the change is wider
+    # than a finger is the shadow alone, light, and the whole was taken for a finger crossing
+    # light: the "ok" named the other card alone (a wrong reading of the full-bleed's run at
+    # 2881a75, a heavy overlap on cloth). A finger stands less than ``finger_across`` card widths
+    # across; the finger and the band stand a card's width
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
+    card = np.float32(named) / shelf.scale()
+    shadow = _mask_of([[(0, 0), (40, 0), (40, 30), (0, 30)]])            # from the frame's edge, soft
+    finger = _mask_of([[(38, 31), (104, 31), (104, 36), (38, 36)]])      # 0.2 card widths, to the card named
+    outer, inner = (_mask_of([[(100, 14), (130, 14), (130, 56), (100, 56)]]),
+                    _mask_of([[(104, 18), (126, 18), (126, 52), (104, 52)]]))
+    band = outer & ~inner                                                  # 4 px along the pale card's outline
+    sharp = _outline_of(_mask_of([named])) | _outline_of(finger)
+    sharp &= ~(_outline_of(shadow) & ~_outline_of(finger))
+    assert shelf.unexplained_regions(_mask_of([named]) | shadow | finger, [card], sharp) == []
+    sharp_with_the_card = sharp | _outline_of(outer) | _outline_of(inner)
+    assert len(shelf.unexplained_regions(_mask_of([named]) | shadow | finger | band, [card], sharp_with_the_card)) == 1
+
+
 @pytest.mark.parametrize(("name", "seed"), (("fullbleed", 26_101_141), ("ribbon", 29_100_370)))
 def test_a_card_under_a_long_finger_across_two_cards_keeps_the_frame_unsure(name: str, seed: int) -> None:
     # the same classes end to end: a finger from the frame's edge across the card beneath onto the
