@@ -438,6 +438,12 @@ def _runs_from_the_edge(region: np.ndarray, from_the_edge: np.ndarray | None) ->
                 or (from_the_edge is not None and (region & from_the_edge).any()))
 
 
+def _across(region: np.ndarray) -> float:
+    """How far a change (``region``, a bool mask) stands across: the short side of its smallest
+    rectangle (px)."""
+    return float(min(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1]))
+
+
 def _touches(region: np.ndarray, under: np.ndarray) -> bool:
     """Whether a change (``region``, a bool mask) meets a card named (``under``, a uint8 mask)."""
     return bool((cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) & under).any())
@@ -1056,7 +1062,9 @@ class EmptyShelf:
         large[0] = False
         pieces = [labels == i for i in np.flatnonzero(large)]
         pieces += self._scattered((labels > 0) & ~large[labels], width, least)
-        from_the_edge = self._finger_in_pieces(changes > 0, width) if cards and pieces else None
+        from_the_edge = None
+        if cards and pieces:
+            from_the_edge = self._finger_in_pieces(changes > 0, width) | self._finger_in_line(mask > 0, under, width)
         regions = []
         for region in pieces:
             if cards and self._finger_on_a_card(region, under, width, from_the_edge):
@@ -1171,8 +1179,7 @@ class EmptyShelf:
         the shelf's fringe along it (the short side of the part's smallest rectangle)."""
         count, labels = cv2.connectedComponents(narrow.astype(np.uint8))
         across = self.settings.finger_across * card_width
-        return all(min(cv2.minAreaRect(cv2.findNonZero((labels == i).astype(np.uint8)))[1]) < across
-                   for i in range(1, count))
+        return all(_across(labels == i) < across for i in range(1, count))
 
     def _finger_in_pieces(self, pieces: np.ndarray, card_width: float) -> np.ndarray:
         """The ``pieces`` (a mask) that are a finger from the frame's edge the shelf saw in pieces
@@ -1183,6 +1190,33 @@ class EmptyShelf:
         joined = cv2.morphologyEx(pieces.astype(np.uint8), cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         return pieces & (finger_bands(joined * 255, card_width) > 0)
+
+    def _finger_in_line(self, beside: np.ndarray, under: np.ndarray, card_width: float) -> np.ndarray:
+        """The pieces of the change beside the cards (``beside``, a bool mask; the cards named
+        dilated in ``under``) that are a finger from the frame's edge the shelf saw in pieces far
+        apart (where it crosses a table of its own colours, a striped wood's grain): a piece on a
+        card named and a piece at the frame's edge, each narrower than a finger (``finger`` card
+        widths of ``card_width`` px), together lie in one straight band narrower than a finger.
+        A card's visible part beside them stands wider than a finger, whole or in pieces."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(beside.astype(np.uint8))
+        h, w = beside.shape
+        x, y, right, bottom = (stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP],
+                               stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH],
+                               stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT])
+        at_edge = (x == 0) | (y == 0) | (right == w) | (bottom == h)
+        on_a_card = np.zeros(count, bool)
+        on_a_card[labels[cv2.dilate(under, np.ones((3, 3), np.uint8)) > 0]] = True
+        finger = self.settings.finger * card_width
+        edge_pieces = [labels == i for i in range(1, count) if at_edge[i] and not on_a_card[i]]
+        card_pieces = [labels == i for i in range(1, count) if on_a_card[i] and not at_edge[i]]
+        edge_pieces = [piece for piece in edge_pieces if _across(piece) <= finger]
+        card_pieces = [piece for piece in card_pieces if _across(piece) <= finger]
+        found = np.zeros_like(beside, dtype=bool)
+        for edge_piece in edge_pieces:
+            for card_piece in card_pieces:
+                if _across(edge_piece | card_piece) <= finger:
+                    found |= edge_piece | card_piece
+        return found
 
     def _wider_than_a_finger(self, region: np.ndarray, card_width: float) -> np.ndarray:
         """The parts of a change (``region``, a mask) wider than a finger (``finger`` card widths

@@ -602,8 +602,8 @@ def test_a_finger_from_the_frame_edge_the_shelf_sees_in_pieces_is_a_finger(faces
     # part of a card, so it stayed a change no card explains and kept a right "ok" unsure. Joined
     # across a gap narrower than a finger, the pieces come in from the edge as a finger does whole
     # (``_finger_in_pieces``), its fringe where it meets the card and all. Alone, or with a gap
-    # wider than a finger, the piece may be a card's visible part; a card cut by the edge is wider
-    # than a finger, in pieces or whole
+    # wider than a finger off its line, the piece may be a card's visible part; a card cut by the
+    # edge is wider than a finger, in pieces or whole
     frame, shelf = table_scene(faces, "felt", [])
     named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
     card = np.float32(named) / shelf.scale()
@@ -613,10 +613,30 @@ def test_a_finger_from_the_frame_edge_the_shelf_sees_in_pieces_is_a_finger(faces
     lump = [(50, 64), (55, 64), (55, 71), (50, 71)]                       # its fringe where it meets the card
     assert shelf.unexplained(_mask_of([named, at_the_edge, on_the_card, lump]), [card]) == []
     assert len(shelf.unexplained(_mask_of([named, on_the_card]), [card])) == 1
-    far = [(0, 55), (4, 55), (4, 64), (0, 64)]                            # 16 px apart: 0.53 card widths
+    far = [(0, 35), (4, 35), (4, 44), (0, 44)]                            # 16 px apart, off its line
     assert len(shelf.unexplained(_mask_of([named, far, on_the_card]), [card])) == 1
     strip = [[(0, 50), (14, 50), (14, 68), (0, 68)], [(20, 50), (60, 50), (60, 68), (20, 68)]]   # 0.63 wide
     assert len(shelf.unexplained(_mask_of([named, *strip]), [card])) == 1
+
+
+def test_a_finger_the_shelf_sees_in_pieces_far_apart_in_one_line_is_a_finger(faces) -> None:
+    # the class: a finger from the frame's edge to a card named crosses a table of its own colours
+    # (a striped wood's grain) and the shelf sees it in pieces far apart, a gap wider than a
+    # finger between them: a piece at the frame's edge and a piece on the card, neither long
+    # enough to be a finger alone; beside the cards they added up to 0.2 of a card and sent a
+    # right "ok" of the shelf step to every stage, which the grain kept unsure (census scenes
+    # of session 64, tarot and woodcut). Each narrower than a finger, they lie in one straight
+    # band narrower than a finger (``_finger_in_line``); a card's visible part stands wider
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
+    card = np.float32(named) / shelf.scale()
+    on_the_card = [(20, 55), (60, 55), (60, 64), (20, 64)]                # 0.3 card widths, a card length
+    at_the_edge = [(0, 55), (4, 55), (4, 64), (0, 64)]                    # 16 px apart: 0.53 card widths
+    assert shelf.unexplained(_mask_of([named, at_the_edge, on_the_card]), [card]) == []
+    off_the_line = [(0, 35), (4, 35), (4, 44), (0, 44)]
+    assert len(shelf.unexplained(_mask_of([named, off_the_line, on_the_card]), [card])) == 1
+    wider = [(20, 50), (60, 50), (60, 68), (20, 68)]                      # 0.6 card widths: a card's part
+    assert len(shelf.unexplained(_mask_of([named, at_the_edge, wider]), [card])) == 1
 
 
 @pytest.mark.parametrize(("kind", "shadow"), (("copper", (0.6, 0.8)), ("felt", (0.45, 0.75))))
@@ -968,7 +988,8 @@ def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: 
     56) and a region the fine look reads short of halfway to certainty, named once verified by a
     clear lead (``VerifySettings.clear_lead``, 0.15 since session 62), may read it right by another
     way, and are off too; so is the check of a card keypoints place short of halfway
-    (``CardReader._placed_clearly``, since session 63), which refuses a misplaced one."""
+    (``CardReader._placed_clearly``, since session 63), which refuses a misplaced one, and a
+    finger's pieces far apart in one line (``EmptyShelf._finger_in_line``, since session 64)."""
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=hard)
@@ -977,6 +998,7 @@ def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: 
     monkeypatch.setattr(CardReader, "_refitted", lambda *args: None)
     reader.verify_settings = dataclasses.replace(reader.verify_settings, clear_lead=2.0)   # no lead reaches 2
     monkeypatch.setattr(CardReader, "_placed_clearly", lambda *args: True)
+    monkeypatch.setattr(EmptyShelf, "_finger_in_line", lambda self, beside, *args: np.zeros_like(beside))
     monkeypatch.setattr(owner, rule, stand_in)
     assert read(reader, scene, True) == "unsure"
 
