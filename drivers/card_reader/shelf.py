@@ -1165,28 +1165,13 @@ class EmptyShelf:
         sharp outline along it, not light, which kept a right "ok" unsure; a card lying in the
         shadow keeps its outline inside it and counts, and so does a card the shelf sees as a band
         along its outline (its pale face taken for glare on a smooth table) joined to the finger:
-        the band and the finger stand a card's width across. Where the finger crosses the
-        shadow's middle, its own outline lies inside the wide part, in one band narrower than a
-        finger (``_finger_across_light``), and is not the wide part's."""
+        the band and the finger stand a card's width across."""
         if not _runs_from_the_edge(region, from_the_edge) or not _touches(region, under):
             return False
         wide = self._wider_than_a_finger(region, card_width) > 0
-        if not wide.any():
-            return False
-        sharp = sharp & ~self._finger_across_light(wide, sharp, card_width)
-        if not self._light_beside_the_cards(wide, changes, sharp, card_width):
+        if not wide.any() or not self._light_beside_the_cards(wide, changes, sharp, card_width):
             return False
         return self._narrow_parts_are_fingers(region & ~wide, card_width)
-
-    def _finger_across_light(self, wide: np.ndarray, sharp: np.ndarray, card_width: float) -> np.ndarray:
-        """The ``sharp`` edges inside a wide change (``wide``, a bool mask) that are a finger's
-        outline where it crosses it: all of them, where they lie in one straight band narrower
-        than a finger (``finger`` card widths of ``card_width`` px), as a finger's two sides do;
-        else none. A card's outline or face stands wider, whole or cut by the frame's edge."""
-        inside = sharp & (cv2.erode(wide.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
-        if not inside.any() or _across(inside) > self.settings.finger * card_width:
-            return np.zeros_like(sharp)
-        return inside
 
     def _narrow_parts_are_fingers(self, narrow: np.ndarray, card_width: float) -> bool:
         """Whether every part of a change narrower than a finger (``narrow``, a bool mask) stands

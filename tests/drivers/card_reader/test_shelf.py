@@ -693,26 +693,6 @@ def test_a_card_seen_as_a_band_along_its_outline_joined_to_a_finger_in_light_cou
     assert len(shelf.unexplained_regions(_mask_of([named]) | shadow | finger | band, [card], sharp_with_the_card)) == 1
 
 
-def test_a_finger_across_the_middle_of_a_shadow_from_the_frame_edge_is_a_finger(faces) -> None:
-    # the class: a finger from the frame's edge to a card named runs through the middle of a soft
-    # shadow, whose change joins the finger's; the finger's sharp outline then lies inside the
-    # shadow's wide part, which was no longer light, and the change kept a right "ok" unsure
-    # (census scenes of session 64: placeholder, a card alone on felt; tarot, two cards on felt).
-    # The two sides of a finger lie in one band narrower than a finger (``_finger_across_light``);
-    # a card in the shadow keeps its outline, a card's width across, and counts
-    frame, shelf = table_scene(faces, "felt", [])
-    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
-    card = np.float32(named) / shelf.scale()
-    shadow = _mask_of([[(0, 40), (45, 40), (45, 110), (0, 110)]])        # from the frame's edge, soft
-    finger = _mask_of([[(0, 58), (62, 58), (62, 64), (0, 64)]])          # 0.2 card widths, through it
-    sharp = _outline_of(_mask_of([named])) | _outline_of(finger)
-    sharp &= ~(_outline_of(shadow) & ~_outline_of(finger))
-    changes = _mask_of([named]) | shadow | finger
-    assert shelf.unexplained_regions(changes, [card], sharp) == []
-    in_the_shadow = _mask_of([[(8, 70), (30, 70), (30, 102), (8, 102)]])  # a card's outline inside it
-    assert len(shelf.unexplained_regions(changes, [card], sharp | _outline_of(in_the_shadow))) == 1
-
-
 @pytest.mark.parametrize(("name", "seed"), (("fullbleed", 26_101_141), ("ribbon", 29_100_370)))
 def test_a_card_under_a_long_finger_across_two_cards_keeps_the_frame_unsure(name: str, seed: int) -> None:
     # the same classes end to end: a finger from the frame's edge across the card beneath onto the
