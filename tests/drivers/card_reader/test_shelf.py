@@ -595,6 +595,22 @@ def test_a_finger_from_the_frame_edge_widened_by_its_fringe_is_a_finger_but_not_
     assert len(shelf.unexplained(_mask_of([named, finger, part]), [card])) == 1
 
 
+def test_a_card_beneath_one_named_counts_with_its_part_in_the_margin(faces) -> None:
+    # the class: a card beneath a card named whose outline took in part of it, the rest a strip
+    # along that outline: beyond the named card's margin (``card_margin``) the strip was under
+    # the least change that may be a card (``least_card``, half of a card in view) and the "ok"
+    # left the card out (a wrong reading of the full-bleed's run at 9c29453, a heavy overlap).
+    # With the changed pixels of the margin it reaches, the strip is as large as it is in view
+    frame, shelf = table_scene(faces, "felt", [])
+    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
+    card = np.float32(named) / shelf.scale()
+    beneath = [(50, 40), (60, 40), (60, 82), (50, 82)]                    # 10 px: 0.33 of a card in view
+    regions = shelf.unexplained_regions(_mask_of([named, beneath]), [card])
+    assert len(regions) == 1 and np.count_nonzero(regions[0]) < SETTINGS.least_card * 30 * 42
+    fringe = [(54, 40), (60, 40), (60, 82), (54, 82)]                     # 6 px: 0.2 of a card, the margin half
+    assert shelf.unexplained_regions(_mask_of([named, fringe]), [card]) == []
+
+
 def test_a_finger_from_the_frame_edge_the_shelf_sees_in_pieces_is_a_finger(faces) -> None:
     # the class: a finger from the frame's edge to a card named crosses a stretch of the table of
     # its own light (a pale flag of a stone floor); the shelf sees it in two pieces, and the piece
