@@ -81,7 +81,8 @@ class ShelfSettings:
     burnt_out: float = 245.0
     #: a change this large (share of the cards named, or with none named of the smallest card the
     #: kit reads) may be a card: a card shows at least half of itself, and half of its pixels may
-    #: be as dark as its shelf
+    #: be as dark as its shelf (beside cards named, counted with the changed pixels of their
+    #: margin it reaches: ``EmptyShelf._large_with_the_margin``)
     least_card: float = 0.25
     #: the smallest card the kit reads, share of the frame's height (issue 15 point 3), and its aspect
     smallest_card: float = 0.15
@@ -1159,10 +1160,10 @@ class EmptyShelf:
         wider than a finger (``finger_wide_parts``; a finger widened by the shelf's fringe where
         it meets the card, or by its shadow or glare along it): a finger on the card. A change
         lying in ``from_the_edge`` (a mask: a finger from the edge the shelf saw in pieces,
-        ``_finger_in_pieces``) runs from the edge though the piece of it on the card does not
-        reach it (class: a finger crossing a stretch of the table of its own light, a pale flag
-        of a stone floor, its piece on the card a card length long, which kept a right "ok"
-        unsure)."""
+        ``_finger_in_pieces`` and ``_finger_in_line``) runs from the edge though the piece of it
+        on the card does not reach it (class: a finger crossing a stretch of the table of its own
+        light, a pale flag of a stone floor, its piece on the card a card length long, which kept
+        a right "ok" unsure)."""
         at_edge = _runs_from_the_edge(region, from_the_edge)
         touching = _touches(region, under)
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
