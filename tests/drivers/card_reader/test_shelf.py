@@ -606,13 +606,12 @@ def test_a_card_beneath_one_named_counts_with_its_part_in_the_margin(faces) -> N
     # left the card out (a wrong reading of the full-bleed's run at 9c29453, a heavy overlap).
     # With the changed pixels of the margin it reaches, the strip is as large as it is in view
     frame, shelf = table_scene(faces, "felt", [])
-    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
-    card = np.float32(named) / shelf.scale()
+    card = np.float32(NAMED) / shelf.scale()
     beneath = [(50, 40), (60, 40), (60, 82), (50, 82)]                    # 10 px: 0.33 of a card in view
-    regions = shelf.unexplained_regions(_mask_of([named, beneath]), [card])
+    regions = shelf.unexplained_regions(_mask_of([NAMED, beneath]), [card])
     assert len(regions) == 1 and np.count_nonzero(regions[0]) < SETTINGS.least_card * 30 * 42
     fringe = [(54, 40), (60, 40), (60, 82), (54, 82)]                     # 6 px: 0.2 of a card, the margin half
-    assert shelf.unexplained_regions(_mask_of([named, fringe]), [card]) == []
+    assert shelf.unexplained_regions(_mask_of([NAMED, fringe]), [card]) == []
 
 
 def test_a_finger_from_the_frame_edge_the_shelf_sees_in_pieces_is_a_finger(faces) -> None:
@@ -698,18 +697,17 @@ def test_a_card_seen_as_a_band_along_its_outline_joined_to_a_finger_in_light_cou
     # 2881a75, a heavy overlap on cloth). A finger stands less than ``finger_across`` card widths
     # across; the finger and the band stand a card's width
     frame, shelf = table_scene(faces, "felt", [])
-    named = [(60, 40), (90, 40), (90, 82), (60, 82)]                      # 30 x 42 px at the shelf's width
-    card = np.float32(named) / shelf.scale()
+    card = np.float32(NAMED) / shelf.scale()
     shadow = _mask_of([[(0, 0), (40, 0), (40, 30), (0, 30)]])            # from the frame's edge, soft
     finger = _mask_of([[(38, 31), (104, 31), (104, 36), (38, 36)]])      # 0.2 card widths, to the card named
     outer, inner = (_mask_of([[(100, 14), (130, 14), (130, 56), (100, 56)]]),
                     _mask_of([[(104, 18), (126, 18), (126, 52), (104, 52)]]))
     band = outer & ~inner                                                  # 4 px along the pale card's outline
-    sharp = _outline_of(_mask_of([named])) | _outline_of(finger)
+    sharp = _outline_of(_mask_of([NAMED])) | _outline_of(finger)
     sharp &= ~(_outline_of(shadow) & ~_outline_of(finger))
-    assert shelf.unexplained_regions(_mask_of([named]) | shadow | finger, [card], sharp) == []
+    assert shelf.unexplained_regions(_mask_of([NAMED]) | shadow | finger, [card], sharp) == []
     sharp_with_the_card = sharp | _outline_of(outer) | _outline_of(inner)
-    assert len(shelf.unexplained_regions(_mask_of([named]) | shadow | finger | band, [card], sharp_with_the_card)) == 1
+    assert len(shelf.unexplained_regions(_mask_of([NAMED]) | shadow | finger | band, [card], sharp_with_the_card)) == 1
 
 
 @pytest.mark.parametrize(("name", "seed"), (("fullbleed", 26_101_141), ("ribbon", 29_100_370)))
