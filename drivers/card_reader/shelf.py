@@ -1096,9 +1096,9 @@ class EmptyShelf:
         large = np.zeros(len(stats), bool)
         floor = self.settings.least_seen
         near = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))
-        for i in np.flatnonzero((stats[:, cv2.CC_STAT_AREA] >= floor) & (stats[:, cv2.CC_STAT_AREA] < least)):
-            if i == 0:
-                continue
+        small = (stats[:, cv2.CC_STAT_AREA] >= floor) & (stats[:, cv2.CC_STAT_AREA] < least)
+        small[0] = False                                   # the background
+        for i in np.flatnonzero(small):
             reach = cv2.dilate((labels == i).astype(np.uint8), near) & in_the_margin
             large[i] = stats[i, cv2.CC_STAT_AREA] + np.count_nonzero(reach) >= least
         return large
@@ -1130,8 +1130,7 @@ class EmptyShelf:
         each as the smallest rectangle around it (frame px): a card without the finger on it, or
         the cards whose changes met at a corner. A finger is narrower than ``finger`` card widths
         (of the ``cards`` named, or else of the change's own narrow side)."""
-        width = self._card_width(region, cards) if cards else min(cv2.minAreaRect(cv2.findNonZero(
-            region.astype(np.uint8)))[1])
+        width = self._card_width(region, cards) if cards else _across(region)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(self._wider_than_a_finger(region, width))
         return [self.box(labels == i) for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= self._least_card(cards)]
 
