@@ -290,7 +290,12 @@ class CardReader:
         if reading.status == "ok" and not all(smaller_than_usual(q, height, self.zoom_settings) for q in seen):
             return reading
         if reading.status != "ok" and any(larger_than_usual(q, height, self.zoom_settings) for q in seen):
-            return self._read_large(frame, small, scale) or reading
+            large = self._read_large(frame, small, scale)
+            if large is not None:
+                return large
+            # an outline too large for a card of the usual size that is no large card is the
+            # shelf's (a stone's flag, a tablecloth's square): small cards may lie beside it
+            seen = [q for q in seen if not larger_than_usual(q, height, self.zoom_settings)]
         named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards if c.ingredient is not None]
         if reading.status != "ok" and any(usual_size(q, height, self.zoom_settings) for q in named):
             return reading               # cards on one shelf lie at one distance: none is small here
@@ -318,11 +323,16 @@ class CardReader:
         """The reading of cards too small for the work image, or None (``zoom``): ``things`` (work
         px) are the things of a small card's size seen in it.
 
-        The frame is cut around them and the cut-out read whole. Its "ok" stands only when it names
-        every thing seen; its cards are then counted against the whole frame at their own size,
-        so a card outside the cut-out is never dropped (the reading is then unsure).
+        The frame is cut around them and the cut-out read whole, or else each thing is read at its
+        own outline (``_read_one_by_one``); neither where the cut-out would bring them up past
+        ``largest_factor`` (too coarse to name). Its "ok" stands only when it names every thing seen;
+        its cards are then counted against the whole frame at their own size, so a card outside
+        the cut-out is never dropped (the reading is then unsure).
         """
-        reading = self._read_cut_out(frame, scale, things)
+        part = self.cut_out(frame, scale, things)
+        if part is None:
+            return None                  # too small to name, even brought up (``largest_factor``)
+        reading = self._read_part(part) or self._read_one_by_one(frame, small, scale, things)
         if reading is None:
             return None
         named = [np.asarray(c.quad, np.float32) * scale for c in reading.cards]
@@ -348,12 +358,37 @@ class CardReader:
     def _read_cut_out(self, frame: np.ndarray, scale: float, things: list[np.ndarray]) -> FrameReading | None:
         """The "ok" reading (frame px) of the cut-out around ``things`` (work px), or None."""
         part = self.cut_out(frame, scale, things)
-        if part is None:
-            return None
+        return None if part is None else self._read_part(part)
+
+    def _read_part(self, part: CutOut) -> FrameReading | None:
+        """The "ok" reading (frame px) of a cut-out (``part``) read whole, or None."""
         inner = self._read_whole(part.image, *work_image(part.image))
         if inner.status != "ok":
             return None
         return FrameReading("ok", _in_frame(part, inner.cards))
+
+    def _read_one_by_one(self, frame: np.ndarray, small: np.ndarray, scale: float,
+                         things: list[np.ndarray]) -> FrameReading | None:
+        """The "ok" reading (frame px) of ``things`` (work px) each read at its own outline
+        (``read_box``) and verified, or None: every thing is one card, or one already read there,
+        and no two cards are of one ingredient or overlap more than a player lays them. Small cards
+        whose light does not stand out from a busy shelf (a grey card on a grey stone, a teal face
+        on green veins) are found by their rims (``edge_outlines``), where the outline stages,
+        reading the cut-out, see no outline of them."""
+        cards: list[CardSighting] = []
+        for thing in things:
+            if covered(thing, [np.asarray(c.quad, np.float32) * scale for c in cards], self.zoom_settings):
+                continue
+            card = self.read_box(frame, small, scale, thing)
+            if card is None:
+                return None
+            cards.append(card)
+        quads = [np.asarray(c.quad, np.float32) for c in cards]
+        if not cards or len({c.ingredient for c in cards}) < len(cards) or overlapping(quads):
+            return None
+        reading = self.verified(frame, FrameReading("ok", cards))
+        log.debug("card reader: small cards read one by one at their outlines: %s", reading.status)
+        return reading if reading.status == "ok" else None
 
     def shown_since_the_shelf(self, frame: np.ndarray, shelf: EmptyShelf, card: CardSighting) -> bool:
         """Whether ``card``'s face shows where it lies in ``frame`` and not in the frame the empty

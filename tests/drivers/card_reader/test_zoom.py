@@ -107,6 +107,55 @@ def test_a_cut_out_made_for_a_part_of_a_card_is_cut_again_around_the_card(faces,
     assert reading.status != "ok" or reading.ingredients == truth(shot), reading
 
 
+def test_a_large_outline_that_is_no_large_card_does_not_stop_small_cards_being_read_closer(faces, reader,
+                                                                                          monkeypatch) -> None:
+    # the class: a stone's flag or a tablecloth's square outlined beside a small pair, longer than a
+    # card of the usual size; the large cards' range reads no "ok", so the outline is the shelf's
+    read_whole = reader._read_whole
+    for layout in range(3):
+        shot = small_pair(faces, layout)
+        flag = ((20.0, 30.0), (620.0, 30.0), (620.0, 460.0), (20.0, 460.0))
+        assert larger_than_usual(np.float32(flag) * WORK_H / 480, WORK_H)
+        calls = []
+
+        def first_pass_sees_the_flag(frame, small, scale, calls=calls, flag=flag):
+            calls.append(frame.shape)
+            if len(calls) > 1:
+                return read_whole(frame, small, scale)
+            return FrameReading("unsure", [CardSighting(None, flag, 0.0)])  # type: ignore[arg-type]
+
+        monkeypatch.setattr(reader, "_read_whole", first_pass_sees_the_flag)
+        monkeypatch.setattr(reader, "_read_large", lambda *args: None)
+        reading = reader.identify(shot.image)
+        assert reading.status == "ok" and reading.ingredients == truth(shot), (layout, reading)
+
+
+def test_small_cards_the_cut_out_sees_no_outline_of_are_read_one_by_one(faces, reader, monkeypatch) -> None:
+    # the class: small cards whose light does not stand out from a busy shelf, found by their rims,
+    # where the outline stages reading the cut-out see no outline of them
+    from drivers.card_reader import reader as reader_module
+
+    monkeypatch.setattr(reader_module.CardReader, "_read_part", lambda *args: None)
+    readings = []
+    for layout in range(6):
+        shot = small_pair(faces, layout)
+        readings.append((reader.identify(shot.image), shot))
+    assert all(r.status != "ok" or r.ingredients == truth(s) for r, s in readings), readings
+    assert sum(r.status == "ok" for r, _ in readings) >= 5, readings
+
+
+def test_small_cards_read_one_by_one_beside_a_thing_no_card_is_left_unsure(faces, reader, monkeypatch) -> None:
+    # a thing of a small card's size on the bare shelf reads as no card: the frame is not "ok"
+    from drivers.card_reader import reader as reader_module
+
+    monkeypatch.setattr(reader_module.CardReader, "_read_part", lambda *args: None)
+    found = reader_module.small_cards
+    bare = np.float32([[20, 200], [80, 200], [80, 284], [20, 284]]) * WORK_H / 480
+    monkeypatch.setattr(reader_module, "small_cards", lambda *args: [*found(*args), bare])
+    for layout in range(3):
+        assert reader.identify(small_pair(faces, layout).image).status != "ok", layout
+
+
 def test_a_frame_too_coarse_to_name_small_cards_stays_unsure(faces, reader) -> None:
     # cards of 18 % of a 320 x 240 frame (43 px high): the cut-out would be brought up more than
     # ``largest_factor`` times, past naming
