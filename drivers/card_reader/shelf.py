@@ -152,6 +152,15 @@ class ShelfSettings:
     #: 0.55 card widths for a finger of 0.26), and it is no card lying across as long as it is
     #: narrower than ``finger_across``
     finger_length: float = 1.5
+    #: ... or, shorter, while it meets the cards named only across its end: where it touches their
+    #: margin it runs no further along itself than a finger is wide (``finger``), and it runs on at
+    #: least this many card lengths. A part of a card beneath another is narrower than a finger
+    #: only where the card on top covers the rest of its width, so it meets that card along its
+    #: whole length (a card is a card width wide: 0.71 of its length, the least run at which the
+    #: contact tells a finger's end from a card's side); a finger drawn short (its hand lifted out
+    #: of view) runs 1.0-1.1 card lengths beyond the card and met it along 0.10-0.16 card widths
+    #: (census scenes of session 64 and small hard scenes of session 65, which it kept unsure)
+    finger_at_its_end: float = 0.71
     #: ... and only while it stands less than this many card widths across (the short side of its
     #: rectangle), here and from the frame's edge, where a lump of the finger's shadow or of a
     #: glare's fringe beside it stood 0.51-0.54 across (seen scenes of session 60, which kept the
@@ -1153,8 +1162,11 @@ class EmptyShelf:
 
     def _finger_on_a_card(self, region: np.ndarray, under: np.ndarray, card_width: float,
                           from_the_edge: np.ndarray | None = None) -> bool:
-        """Whether a change (``region``) runs to a card named (``under``) from the frame's edge or
-        for longer than any part of a card (``finger_length``), narrow: narrower than a finger
+        """Whether a change (``region``) runs to a card named (``under``) from the frame's edge,
+        for longer than any part of a card (``finger_length``), or, shorter, meeting the cards only
+        across its end (``finger_at_its_end``, ``_meets_at_its_end``: a finger drawn short, its
+        hand lifted out of view, where a part of a card beneath another as narrow meets the card on
+        top along its length), narrow: narrower than a finger
         (``finger``), or narrow on average and across (``finger_across``) with next to nothing
         wider than a finger (``finger_wide_parts``; a finger widened by the shelf's fringe where
         it meets the card, or by its shadow or glare along it): a finger on the card. A change
@@ -1166,8 +1178,11 @@ class EmptyShelf:
         at_edge = _runs_from_the_edge(region, from_the_edge)
         touching = _touches(region, under)
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
-        long = length >= self.settings.finger_length * self.settings.card_aspect * card_width
-        if not touching or not (at_edge or long):
+        card_length = self.settings.card_aspect * card_width
+        long = length >= self.settings.finger_length * card_length
+        ends_on_it = length >= self.settings.finger_at_its_end * card_length and self._meets_at_its_end(
+            region, under, card_width)
+        if not touching or not (at_edge or long or ends_on_it):
             return False
         finger = self.settings.finger * card_width
         if narrow <= finger:
@@ -1177,6 +1192,19 @@ class EmptyShelf:
         card = self.settings.card_aspect * card_width ** 2
         wide = np.count_nonzero(self._wider_than_a_finger(region, card_width))
         return bool(wide < self.settings.finger_wide_parts * card)
+
+    def _meets_at_its_end(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
+        """Whether a change (``region``, a bool mask) meets the cards named (``under``, a uint8
+        mask) only across its end: the pixels of it that touch them run along its length (the
+        long side of its smallest rectangle) no further than a finger is wide (``finger`` card
+        widths)."""
+        ys, xs = np.nonzero(region & (cv2.dilate(under, np.ones((3, 3), np.uint8)) > 0))
+        if not len(xs):
+            return False
+        corners = cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8))))
+        long_side = max(corners[1] - corners[0], corners[2] - corners[1], key=lambda side: float(np.hypot(*side)))
+        along = (xs * long_side[0] + ys * long_side[1]) / max(1e-6, float(np.hypot(*long_side)))
+        return float(along.max() - along.min()) + 1.0 <= self.settings.finger * card_width
 
     def _finger_in_light(self, region: np.ndarray, under: np.ndarray, changes: np.ndarray, sharp: np.ndarray,
                          card_width: float, from_the_edge: np.ndarray | None) -> bool:
