@@ -107,24 +107,30 @@ def test_a_cut_out_made_for_a_part_of_a_card_is_cut_again_around_the_card(faces,
     assert reading.status != "ok" or reading.ingredients == truth(shot), reading
 
 
+def first_pass_unsure_with(read_whole, outline):
+    """A stand-in for ``CardReader._read_whole`` whose first reading is "unsure" with one unnamed
+    ``outline`` (frame px), and every later one ``read_whole``'s."""
+    calls = []
+
+    def first_pass(frame, small, scale):
+        calls.append(frame.shape)
+        if len(calls) > 1:
+            return read_whole(frame, small, scale)
+        return FrameReading("unsure", [CardSighting(None, outline, 0.0)])  # type: ignore[arg-type]
+
+    return first_pass
+
+
 def test_a_large_outline_that_is_no_large_card_does_not_stop_small_cards_being_read_closer(faces, reader,
                                                                                           monkeypatch) -> None:
     # the class: a stone's flag or a tablecloth's square outlined beside a small pair, longer than a
     # card of the usual size; the large cards' range reads no "ok", so the outline is the shelf's
     read_whole = reader._read_whole
+    flag = ((20.0, 30.0), (620.0, 30.0), (620.0, 460.0), (20.0, 460.0))
+    assert larger_than_usual(np.float32(flag) * WORK_H / 480, WORK_H)
     for layout in range(3):
         shot = small_pair(faces, layout)
-        flag = ((20.0, 30.0), (620.0, 30.0), (620.0, 460.0), (20.0, 460.0))
-        assert larger_than_usual(np.float32(flag) * WORK_H / 480, WORK_H)
-        calls = []
-
-        def first_pass_sees_the_flag(frame, small, scale, calls=calls, flag=flag):
-            calls.append(frame.shape)
-            if len(calls) > 1:
-                return read_whole(frame, small, scale)
-            return FrameReading("unsure", [CardSighting(None, flag, 0.0)])  # type: ignore[arg-type]
-
-        monkeypatch.setattr(reader, "_read_whole", first_pass_sees_the_flag)
+        monkeypatch.setattr(reader, "_read_whole", first_pass_unsure_with(read_whole, flag))
         monkeypatch.setattr(reader, "_read_large", lambda *args: None)
         reading = reader.identify(shot.image)
         assert reading.status == "ok" and reading.ingredients == truth(shot), (layout, reading)
@@ -373,15 +379,7 @@ def test_an_unnamed_region_of_the_usual_size_does_not_stop_small_cards_being_rea
         shot = small_pair(faces, layout)
         region = region_around([np.float32(quad) for _, quad in shot.cards], 1.2)
         assert usual_size(np.float32(region) * WORK_H / 480, WORK_H)
-        calls = []
-
-        def first_pass_unsure(frame, small, scale, calls=calls, region=region):
-            calls.append(frame.shape)
-            if len(calls) > 1:
-                return read_whole(frame, small, scale)
-            return FrameReading("unsure", [CardSighting(None, region, 0.0)])  # type: ignore[arg-type]
-
-        monkeypatch.setattr(reader, "_read_whole", first_pass_unsure)
+        monkeypatch.setattr(reader, "_read_whole", first_pass_unsure_with(read_whole, region))
         monkeypatch.setattr("drivers.card_reader.reader.cut_out", lambda *args: cuts.append(args) or cut_out(*args))
         reading = reader.identify(shot.image)
         assert reading.status != "ok" or reading.ingredients == truth(shot), (layout, reading)
