@@ -39,8 +39,9 @@ from .zoom import (CutOut, ZoomSettings, covered, cut_around, cut_out, edge_outl
                    small_cards, smaller_than_usual, usual_size)
 from .shelf import Comparison, EmptyShelf, ShelfKeeper
 from .shelf_step import ReadCloser, told_by_shelf
-from .second_look import (HIDING_AREA, cut_off_by_the_frame, hiding_places, may_hide_a_whole_card, outlines_of,
-                          paint_out, place_by_keypoints, settled_cards)
+from .second_look import (HIDING_AREA, cut_off_by_the_frame, hiding_places, keypoint_confidence,
+                          may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints, read_otherwise,
+                          settled_cards)
 
 log = logging.getLogger(__name__)
 
@@ -438,14 +439,31 @@ class CardReader:
     def counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
         """``reading`` ("ok"), or unsure with the cards the keypoints place beside the cards named
         (``keypoint_count``: a card face down, a card as dark as its shelf) or over them but of
-        another face (a card beneath one named, outlined into it)."""
+        another face (a card beneath one named, outlined into it); or unsure where a card named
+        is read otherwise by the frame's keypoints (``_read_otherwise``)."""
         placed = self._keypoint_count.find(frame, [np.asarray(c.quad, np.float32) for c in reading.cards],
                                            [c.ingredient for c in reading.cards])
-        if not placed:
-            return reading
-        log.debug("card reader: unsure: %d card(s) placed by keypoints beside the cards named", len(placed))
-        return FrameReading("unsure", reading.cards + [sighting(None, card.quad, 0.0, card.face_down)
-                                                       for card in placed])
+        if placed:
+            log.debug("card reader: unsure: %d card(s) placed by keypoints beside the cards named", len(placed))
+            return FrameReading("unsure", reading.cards + [sighting(None, card.quad, 0.0, card.face_down)
+                                                           for card in placed])
+        if self._read_otherwise(frame, reading.cards):
+            log.debug("card reader: unsure: a card named where the keypoints place another face")
+            return FrameReading("unsure", reading.cards)
+        return reading
+
+    def _read_otherwise(self, frame: np.ndarray, cards: list[CardSighting]) -> bool:
+        """Whether the keypoints of the whole frame place a card of another face, at the
+        tolerance's threshold, over most of a card named (``second_look.read_otherwise``). The count
+        masks the cards named, and an outline of only the visible part of a card beneath another
+        hides all of that card's print under it: the part, warped to a card, read as another face
+        on a lead of 0.015, where its own face's keypoints placed it whole with 86 inliers (class:
+        a heavy overlap's card beneath, named as another ingredient beside the card on top; the
+        placeholder's 90040048 of a probe of session 65, wrong at main). The search is the one the
+        shelf step makes first, remembered."""
+        placed = [c for c in self._keypoints.find(frame) if keypoint_confidence(c.inliers) >= self.threshold]
+        return any(read_otherwise(np.asarray(card.quad, np.float32), card.ingredient, there)
+                   for card in cards if card.ingredient is not None for there in placed)
 
     def _backs_told(self, frame: np.ndarray, reading: FrameReading) -> FrameReading:
         """``reading`` ("unsure" or "empty"), with the backs the keypoints place marked face down:

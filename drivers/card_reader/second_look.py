@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from .detect import _morph
-from .keypoints import FRAME_FEATURES, KeypointIndex, quad_area, shared_area, skewed
+from .keypoints import FRAME_FEATURES, KeypointCard, KeypointIndex, quad_area, shared_area, skewed
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,10 @@ THIN = 0.45
 CORNER_SLACK = 0.1
 #: inliers that give a keypoint card a confidence of 1 - 1/e
 INLIER_SCALE = 15.0
+#: a card named where the keypoints place a card of another face over more than this share of
+#: it is read otherwise: two cards overlap by less than half as a player lays them (0.45 at most
+#: in the benchmark's heavy overlaps), so over half of it can only be the other face's own card
+READ_OTHERWISE = 0.5
 
 
 class Sighting(Protocol):
@@ -371,10 +375,16 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
             continue
         quad = np.asarray(seen.quad, np.float32)
         for there in placed:
-            if shared_area(there.quad, quad) > 0.5 * quad_area(quad) and there.ingredient != seen.ingredient:
+            if read_otherwise(quad, seen.ingredient, there):
                 log.debug("second look: unsure: the outline and the keypoints read a card differently")
                 return None
     return [(c.ingredient, c.quad, keypoint_confidence(c.inliers)) for c in placed]
+
+
+def read_otherwise(quad: np.ndarray, ingredient: str | None, placed: KeypointCard) -> bool:
+    """Whether a card named ``ingredient`` at ``quad`` (frame px) lies mostly (over
+    ``READ_OTHERWISE`` of it) under a card the keypoints place (``placed``) of another face."""
+    return placed.ingredient != ingredient and shared_area(placed.quad, quad) > READ_OTHERWISE * quad_area(quad)
 
 
 def outlines_of(placed: Sequence[np.ndarray], outline_quads: Sequence[np.ndarray]) -> list[np.ndarray]:
