@@ -1180,9 +1180,8 @@ class EmptyShelf:
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
         card_length = self.settings.card_aspect * card_width
         long = length >= self.settings.finger_length * card_length
-        ends_on_it = length >= self.settings.finger_at_its_end * card_length and self._meets_at_its_end(
-            region, under, card_width)
-        if not touching or not (at_edge or long or ends_on_it):
+        if not touching or not (at_edge or long or (length >= self.settings.finger_at_its_end * card_length
+                                                    and self._meets_at_its_end(region, under, card_width))):
             return False
         finger = self.settings.finger * card_width
         if narrow <= finger:
