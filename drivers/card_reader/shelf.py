@@ -1088,6 +1088,9 @@ class EmptyShelf:
             if cards and sharp is not None and self._finger_in_light(region, under, changes > 0, sharp, width,
                                                                      from_the_edge):
                 continue
+            if cards and sharp is not None and self._finger_with_its_light(region, under, changes > 0, sharp, width,
+                                                                           from_the_edge):
+                continue
             regions.append(region)
         return regions
 
@@ -1224,6 +1227,29 @@ class EmptyShelf:
         if not wide.any() or not self._light_beside_the_cards(wide, changes, sharp, card_width):
             return False
         return self._narrow_parts_are_fingers(region & ~wide, card_width)
+
+    def _finger_with_its_light(self, region: np.ndarray, under: np.ndarray, changes: np.ndarray, sharp: np.ndarray,
+                               card_width: float, from_the_edge: np.ndarray | None) -> bool:
+        """Whether a change (``region``) is a finger on a card named (``under``) whose shadow or
+        glare beside it joined its change: set aside the parts that its ``sharp`` edges cut it
+        into that are light (``_light_beside_the_cards``: soft where they meet the shelf), and
+        what is left, every sharp edge of the change with it, lies in one band narrower than a
+        finger (``finger``) and is a finger (``_finger_on_a_card``). Class: a shadow or a glare's
+        rim lying along a finger, the two one change wider than a finger whose wide part holds
+        the finger's sharp outline, so not light (``_finger_in_light``), which kept right
+        readings of one card and of cards apart unsure. A card's part keeps its sharp outline
+        where it meets the shelf and stays with what is left; a card's straight edge inside the
+        shadow, a finger's width or more off the finger, makes what is left too wide."""
+        count, parts = cv2.connectedComponents((region & ~sharp).astype(np.uint8))
+        light = np.zeros_like(region)
+        for i in range(1, count):
+            part = parts == i
+            if self._light_beside_the_cards(part, changes, sharp, card_width):
+                light |= part
+        rest = region & ~light
+        if not light.any() or not rest.any() or _across(rest) > self.settings.finger * card_width:
+            return False
+        return self._finger_on_a_card(rest, under, card_width, from_the_edge)
 
     def _narrow_parts_are_fingers(self, narrow: np.ndarray, card_width: float) -> bool:
         """Whether every part of a change narrower than a finger (``narrow``, a bool mask) stands
