@@ -443,7 +443,8 @@ def _not_the_shelf(compared: Comparison) -> np.ndarray:
 
 def _runs_from_the_edge(region: np.ndarray, from_the_edge: np.ndarray | None) -> bool:
     """Whether a change (``region``, a bool mask) reaches the frame's edge, or lies in a finger
-    the shelf saw in pieces from it (``from_the_edge``, ``EmptyShelf._finger_in_pieces``)."""
+    the shelf saw in pieces from it or beyond its band from it (``from_the_edge``,
+    ``EmptyShelf._finger_in_pieces``, ``_finger_in_line`` and ``_beyond_a_band``)."""
     return bool(region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()
                 or (from_the_edge is not None and (region & from_the_edge).any()))
 
@@ -1060,7 +1061,8 @@ class EmptyShelf:
         """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
         mask = changes.astype(np.uint8)
         width = self._card_width(mask, cards)
-        mask[finger_bands(mask * 255, width) > 0] = 0      # a finger or an arm coming in from the edge
+        bands = finger_bands(mask * 255, width) > 0          # a finger or an arm coming in from the edge
+        mask[bands] = 0
         under = np.zeros_like(mask)
         in_the_margin = np.zeros_like(mask)
         if cards:
@@ -1078,7 +1080,8 @@ class EmptyShelf:
         pieces += self._scattered((labels > 0) & ~large[labels], width, least)
         from_the_edge = None
         if cards and pieces:
-            from_the_edge = self._finger_in_pieces(changes > 0, width) | self._finger_in_line(mask > 0, under, width)
+            from_the_edge = (self._finger_in_pieces(changes > 0, width) | self._finger_in_line(mask > 0, under, width)
+                             | self._beyond_a_band(mask > 0, bands))
         regions = []
         for region in pieces:
             if cards and self._finger_on_a_card(region, under, width, from_the_edge):
@@ -1174,7 +1177,8 @@ class EmptyShelf:
         wider than a finger (``finger_wide_parts``; a finger widened by the shelf's fringe where
         it meets the card, or by its shadow or glare along it): a finger on the card. A change
         lying in ``from_the_edge`` (a mask: a finger from the edge the shelf saw in pieces,
-        ``_finger_in_pieces`` and ``_finger_in_line``) runs from the edge though the piece of it
+        ``_finger_in_pieces`` and ``_finger_in_line``, or the rest of a finger beyond the band
+        from the edge ``finger_bands`` took, ``_beyond_a_band``) runs from the edge though the piece of it
         on the card does not reach it (class: a finger crossing a stretch of the table of its own
         light, a pale flag of a stone floor, its piece on the card a card length long, which kept
         a right "ok" unsure)."""
@@ -1268,6 +1272,17 @@ class EmptyShelf:
         joined = cv2.morphologyEx(pieces.astype(np.uint8), cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         return pieces & (finger_bands(joined * 255, card_width) > 0)
+
+    def _beyond_a_band(self, beside: np.ndarray, bands: np.ndarray) -> np.ndarray:
+        """The pieces of the change beside the cards (``beside``, a bool mask) that touch a finger
+        band from the frame's edge (``bands``, ``finger_bands``'s): the rest of a finger whose part
+        from the edge the band took, cut from it where the finger widens (its shadow or a glare's
+        rim beside it) or reaches a card's margin. Class: a finger's piece by the card, neither at
+        the frame's edge nor long, which kept a right reading unsure (ribbon 90230025 of a census)."""
+        count, labels = cv2.connectedComponents(beside.astype(np.uint8))
+        near = cv2.dilate(bands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        touching = np.unique(labels[near & beside])
+        return np.asarray(np.isin(labels, touching[touching > 0]) & beside)
 
     def _finger_in_line(self, beside: np.ndarray, under: np.ndarray, card_width: float) -> np.ndarray:
         """The pieces of the change beside the cards (``beside``, a bool mask; the cards named

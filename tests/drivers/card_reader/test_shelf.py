@@ -335,6 +335,32 @@ def test_pieces_of_change_beside_the_cards_the_shelf_step_named_send_the_frame_t
     assert read(reader, scene, True) == "wrong"
 
 
+def test_the_rest_of_a_finger_beyond_its_band_from_the_edge_runs_from_the_edge(faces) -> None:
+    # the class: ``finger_bands`` takes a finger's thin part from the frame's edge, and the rest
+    # of it, cut off where it widens (its shadow beside it) or reaches a card's margin, is a piece
+    # neither at the edge nor long, which kept right readings unsure (census scene ribbon
+    # 90230025). A piece touching a band is the band's finger (``_beyond_a_band``); a piece apart
+    # from it is not
+    frame, shelf = table_scene(faces, "felt", [])
+    band = _mask_of([[(0, 55), (40, 55), (40, 62), (0, 62)]])
+    rest = _mask_of([[(41, 52), (56, 52), (56, 66), (41, 66)]])
+    apart = _mask_of([[(70, 100), (90, 100), (90, 110), (70, 110)]])
+    found = shelf._beyond_a_band(rest | apart, band)
+    assert found[rest].all() and not found[apart].any()
+    assert not shelf._beyond_a_band(rest | apart, np.zeros_like(band)).any()
+
+
+def test_a_scene_with_the_rest_of_a_finger_beyond_its_band_reads_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class end to end: a census scene of session 66, right with the rule and unsure without
+    design = make_design("ribbon")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 90_230_025)
+    assert scene.conditions.fingers
+    assert read(reader, scene, True) == "right"
+    monkeypatch.setattr(EmptyShelf, "_beyond_a_band", lambda self, beside, bands: np.zeros_like(beside))
+    assert read(reader, scene, True) == "unsure"
+
+
 def test_a_region_that_may_hide_a_card_unread_by_the_stages_must_show_the_shelf(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # the class: a grey card of coins beneath another in a heavy overlap, on a stone table, under
