@@ -361,6 +361,37 @@ def test_a_scene_with_the_rest_of_a_finger_beyond_its_band_reads_right(monkeypat
     assert read(reader, scene, True) == "unsure"
 
 
+def test_a_finger_seen_in_pieces_is_a_finger_where_its_piece_at_the_edge_misses_the_card(faces) -> None:
+    # the class: a finger from the frame's edge crossing a stretch of the table of its own light,
+    # seen in two pieces: the one on the card is a finger, the one at the edge reaches no card and
+    # was left unexplained (census scene ribbon 90310088). Together they make the band
+    # ``finger_bands`` takes from a finger seen whole. A card's part at the edge as wide as half a
+    # card, or a piece at the edge too short to make a band with a finger on the card, is not
+    frame, shelf = table_scene(faces, "felt", [])
+    card = np.float32([[240, 240], [400, 240], [400, 464], [240, 464]])      # frame px: 60-100 x 60-116 here
+    on_card = [(76, 32), (84, 32), (84, 70), (76, 70)]
+    at_edge = [(76, 0), (84, 0), (84, 24), (76, 24)]              # too short for a band alone
+    changes = _mask_of([[(60, 60), (100, 60), (100, 116), (60, 116)], on_card, at_edge])
+    assert shelf.unexplained_parts(changes, [card], None) == []
+    for edge_piece in ([(62, 0), (98, 0), (98, 24), (62, 24)], [(76, 0), (84, 0), (84, 8), (76, 8)]):
+        kept = _mask_of([[(60, 60), (100, 60), (100, 116), (60, 116)], on_card, edge_piece])
+        parts = shelf.unexplained_parts(kept, [card], None)
+        assert any(part[_mask_of([edge_piece])].any() for part in parts), edge_piece
+    assert not shelf._in_a_finger_band(_mask_of([at_edge]), np.zeros_like(changes))
+
+
+def test_a_scene_with_a_finger_seen_in_pieces_off_the_card_at_the_edge_reads_right(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the class end to end: a census scene of session 67, right with the rule and unsure without
+    design = make_design("ribbon")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 90_310_088)
+    assert scene.conditions.fingers
+    assert read(reader, scene, True) == "right"
+    monkeypatch.setattr(EmptyShelf, "_in_a_finger_band", lambda self, region, in_pieces: False)
+    assert read(reader, scene, True) == "unsure"
+
+
 def test_a_region_that_may_hide_a_card_unread_by_the_stages_must_show_the_shelf(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # the class: a grey card of coins beneath another in a heavy overlap, on a stone table, under
@@ -2107,8 +2138,11 @@ def test_a_pale_finger_burnt_out_beside_a_card_named_is_no_card_lost_in_a_glare(
     card = np.asarray(frame.cards[0][1], np.float32)
     compared = shelf.compare(frame.image)
     finger = _burnt_out_band(shelf, compared, card, 0.28)
-    assert len(shelf.unexplained_parts(finger.changes, [card], finger.sharp)) > 1       # its rims, in pieces
-    assert not shelf.lost_in_glare(finger, [card])
+    assert shelf.unexplained_parts(finger.changes, [card], finger.sharp) == []         # a finger's band
+    with pytest.MonkeyPatch.context() as patch:        # its rims left unexplained: lost_in_glare's own judgement
+        patch.setattr(EmptyShelf, "_in_a_finger_band", lambda self, region, in_pieces: False)
+        assert len(shelf.unexplained_parts(finger.changes, [card], finger.sharp)) > 1   # its rims, in pieces
+        assert not shelf.lost_in_glare(finger, [card])
     assert shelf.lost_in_glare(_burnt_out_band(shelf, compared, card, 0.9), [card])
 
 
@@ -2140,8 +2174,12 @@ def test_a_finger_seen_in_pieces_over_a_burnt_out_cloth_is_no_card_lost_in_a_gla
     card = np.asarray(frame.cards[0][1], np.float32)
     compared = shelf.compare(frame.image)
     finger = _in_segments(shelf, compared, card, 1000)
-    assert len(shelf.unexplained_parts(finger.changes, [card], finger.sharp)) > 1        # in pieces
+    assert shelf.unexplained_parts(finger.changes, [card], finger.sharp) == []          # a finger's band
     assert not shelf.lost_in_glare(finger, [card])
+    with pytest.MonkeyPatch.context() as patch:        # the pieces left unexplained: lost_in_glare's own judgement
+        patch.setattr(EmptyShelf, "_in_a_finger_band", lambda self, region, in_pieces: False)
+        assert len(shelf.unexplained_parts(finger.changes, [card], finger.sharp)) > 1    # in pieces
+        assert not shelf.lost_in_glare(finger, [card])
     short = _in_segments(shelf, compared, card, 40)                       # three pieces, apart from the edge
     assert not _at_the_edge(short.changes)
     assert shelf.lost_in_glare(short, [card])
