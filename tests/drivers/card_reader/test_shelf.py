@@ -368,7 +368,7 @@ def test_a_finger_seen_in_pieces_is_a_finger_where_its_piece_at_the_edge_misses_
     # ``finger_bands`` takes from a finger seen whole. A card's part at the edge as wide as half a
     # card, or a piece at the edge too short to make a band with a finger on the card, is not
     frame, shelf = table_scene(faces, "felt", [])
-    card = np.float32([[240, 240], [400, 240], [400, 464], [240, 464]])      # frame px: 60-100 x 60-116 here
+    card = np.float32([[240, 240], [400, 240], [400, 464], [240, 464]])      # 60-100 x 60-116 at the shelf's width
     on_card = [(76, 32), (84, 32), (84, 70), (76, 70)]
     at_edge = [(76, 0), (84, 0), (84, 24), (76, 24)]              # too short for a band alone
     changes = _mask_of([[(60, 60), (100, 60), (100, 116), (60, 116)], on_card, at_edge])
