@@ -315,9 +315,24 @@ class ShelfSettings:
     #: ``faint_grain`` judged, stronger print or not (1623 readings "ok" of 2250 seen scenes of
     #: session 54, a small card on a tablecloth the highest)
     grain_card: float = 0.25
+    #: ... unless the frame at its full resolution shows the shelf's grain there again: its fine
+    #: texture (``grain_band``) correlates this well with the shelf's, at the best of the shifts
+    #: up to ``grain_shift`` px. A grain finer than two pixels at ``width`` (a striped wood's lines
+    #: 3-4 frame px apart) aliases there, and a camera settled by a fraction of a pixel since the
+    #: capture moves the pattern so made: patches of a card's size decorrelated where the frame
+    #: showed the grain again at 0.88-0.91 (the largest covered 0.37 of a small card beside two
+    #: small cards read right, tarot 91600022 of a census), where the ringed backs left out
+    #: correlated 0.01 and 0.22
+    grain_again: float = 0.6
+    #: ... searched over shifts of up to this many frame px each way: a camera settled by up to a
+    #: pixel (0.7 in the benchmark's captures), with a pixel more for the band's own blur
+    grain_shift: int = 2
+    #: ... the fine texture compared there: the frame's grey less its blur by this sigma (frame px),
+    #: which keeps a striped wood's lines 3-8 px apart and leaves out the light's slow change
+    grain_band: float = 2.0
 
     def __post_init__(self) -> None:
-        check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1, "grain_usual": 1},  # a quantile, correlations
+        check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1, "grain_usual": 1, "grain_again": 1},  # a quantile, correlations
                        ordered=("coarse_band", "pitch_only"),
                        under=(("finger", "finger_across"), ("faint_grain", "grain_texture")))
 
@@ -439,6 +454,19 @@ def _burnt_out(light: np.ndarray, settings: ShelfSettings) -> np.ndarray:
 def _not_the_shelf(compared: Comparison) -> np.ndarray:
     """Where ``compared`` changed, is glare or is burnt out: what no rule reads as the shelf."""
     return np.asarray(compared.changes.astype(bool) | compared.glare | compared.burnt)
+
+
+def _band(frame: np.ndarray, sigma: float) -> np.ndarray:
+    """The fine texture of a BGR ``frame`` at its full resolution: its grey less its blur by ``sigma`` px."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return np.asarray(grey - cv2.GaussianBlur(grey, (0, 0), sigma))
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """The correlation of two equal arrays (0.0 where either is flat)."""
+    a, b = a - a.mean(), b - b.mean()
+    norm = float(np.sqrt(np.dot(a, a) * np.dot(b, b)))
+    return float(np.dot(a, b)) / norm if norm > 0 else 0.0
 
 
 def _runs_from_the_edge(region: np.ndarray, from_the_edge: np.ndarray | None) -> bool:
@@ -883,7 +911,7 @@ class EmptyShelf:
         printed = self._opened((ratio >= settings.print_strength * usual) & judged)
         return _largest_piece(printed) >= settings.print_card * self._card_area(cards)
 
-    def covers_the_grain(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
+    def covers_the_grain(self, compared: Comparison, cards: list[np.ndarray], frame: np.ndarray | None = None) -> bool:
         """Whether, beyond the ``cards`` named (quads, frame px), their margin and the changes
         joined to them, what did not change hides the shelf's fine grain (``grain_texture``, or
         ``faint_grain`` under a stronger print) over a share of a card (``grain_card``): the
@@ -895,7 +923,9 @@ class EmptyShelf:
         coarse band and the print see it in specks only. The hidden grain is opened together with
         the specks left unjudged among it (``_unjudged``: a card's pale frame or bright print seen
         as changed, glare or burnt out), which would break it into pieces narrower than the
-        opening, and counted without them."""
+        opening, and counted without them. With the ``frame`` compared, a piece it shows the
+        shelf's grain again in at its full resolution (``_grain_seen_sharp``) does not count: a
+        grain the comparison's width aliases, moved by a camera settled since the capture."""
         if not cards:
             return False
         settings = self.settings
@@ -909,7 +939,27 @@ class EmptyShelf:
             return False
         hidden = (correlation < settings.hidden_seen) & judged
         covered = self._opened(hidden | self._unjudged(compared, cards)).astype(bool) & hidden
-        return _largest_piece(covered) >= settings.grain_card * self._card_area(cards)
+        least = settings.grain_card * self._card_area(cards)
+        if frame is None:
+            return _largest_piece(covered) >= least
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(covered.astype(np.uint8))
+        return any(not self._grain_seen_sharp(frame, labels == i)
+                   for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least)
+
+    def _grain_seen_sharp(self, frame: np.ndarray, piece: np.ndarray) -> bool:
+        """Whether ``frame`` (the shelf's size) shows the shelf's fine texture (``grain_band``) again
+        over ``piece`` (a bool mask at ``settings.width``) at its full resolution: they correlate
+        at least ``grain_again`` at the best shift of up to ``grain_shift`` px."""
+        settings = self.settings
+        height, width = frame.shape[:2]
+        where = cv2.resize(piece.astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST).astype(bool)
+        reach = int(settings.grain_shift)
+        seen = _band(frame, settings.grain_band)[where]
+        shelf = np.pad(_band(self._frame, settings.grain_band), reach, mode="edge")
+        rows, columns = np.nonzero(where)
+        best = max(_correlation(seen, shelf[rows + reach + dy, columns + reach + dx])
+                   for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1))
+        return best >= settings.grain_again
 
     def lost_in_glare(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
         """Whether beyond the ``cards`` named (quads, frame px) a card may lie burnt out by a glare:

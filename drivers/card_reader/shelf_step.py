@@ -201,8 +201,9 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, n
     hue changed over a share of a card (``EmptyShelf.recoloured``: a card of the shelf's light left
     out), it shows a print it did not have over a card's quarter (``EmptyShelf.printed``: a card
     of the shelf's light, printed stronger than the shelf's texture, left out), its fine grain is
-    covered over a card's quarter (``EmptyShelf.covers_the_grain``: a card of the shelf's light and
-    texture, a ringed back on a striped wood, left out) or a card may lie burnt out by a glare
+    covered over a card's quarter where the frame at its full resolution does not show it again
+    (``EmptyShelf.covers_the_grain``: a card of the shelf's light and texture, a ringed back on a
+    striped wood, left out) or a card may lie burnt out by a glare
     (``EmptyShelf.lost_in_glare``: its pieces of change and the burnt-out pixels by them make a
     card's quarter)."""
     if shelf.hides_a_card(frame, compared.changes, _quads(named)):
@@ -211,7 +212,7 @@ def _unless_hidden(shelf: EmptyShelf, frame: np.ndarray, compared: Comparison, n
         return _unsure(reading, "beyond the cards named the shelf's colour changed as under a card")
     if shelf.printed(compared, _quads(named)):
         return _unsure(reading, "beyond the cards named the shelf shows a card's print")
-    if shelf.covers_the_grain(compared, _quads(named)):
+    if shelf.covers_the_grain(compared, _quads(named), frame):
         return _unsure(reading, "beyond the cards named the shelf's grain is covered as by a card")
     if shelf.lost_in_glare(compared, _quads(named)):
         return _unsure(reading, "beyond the cards named a card may lie burnt out by a glare")
