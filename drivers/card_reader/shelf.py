@@ -332,7 +332,8 @@ class ShelfSettings:
     grain_band: float = 2.0
 
     def __post_init__(self) -> None:
-        check_settings(self, at_most={"fit_share": 1, "hidden_seen": 1, "grain_usual": 1, "grain_again": 1},  # a quantile, correlations
+        check_settings(self, at_most={"fit_share": 1,                                      # a quantile
+                                      "hidden_seen": 1, "grain_usual": 1, "grain_again": 1},  # correlations
                        ordered=("coarse_band", "pitch_only"),
                        under=(("finger", "finger_across"), ("faint_grain", "grain_texture")))
 
@@ -911,7 +912,8 @@ class EmptyShelf:
         printed = self._opened((ratio >= settings.print_strength * usual) & judged)
         return _largest_piece(printed) >= settings.print_card * self._card_area(cards)
 
-    def covers_the_grain(self, compared: Comparison, cards: list[np.ndarray], frame: np.ndarray | None = None) -> bool:
+    def covers_the_grain(self, compared: Comparison, cards: list[np.ndarray],
+                         frame: np.ndarray | None = None) -> bool:
         """Whether, beyond the ``cards`` named (quads, frame px), their margin and the changes
         joined to them, what did not change hides the shelf's fine grain (``grain_texture``, or
         ``faint_grain`` under a stronger print) over a share of a card (``grain_card``): the
