@@ -463,13 +463,6 @@ def _band(frame: np.ndarray, sigma: float) -> np.ndarray:
     return np.asarray(grey - cv2.GaussianBlur(grey, (0, 0), sigma))
 
 
-def _correlation(a: np.ndarray, b: np.ndarray) -> float:
-    """The correlation of two equal arrays (0.0 where either is flat)."""
-    a, b = a - a.mean(), b - b.mean()
-    norm = float(np.sqrt(np.dot(a, a) * np.dot(b, b)))
-    return float(np.dot(a, b)) / norm if norm > 0 else 0.0
-
-
 def _runs_from_the_edge(region: np.ndarray, from_the_edge: np.ndarray | None) -> bool:
     """Whether a change (``region``, a bool mask) reaches the frame's edge, or lies in a finger
     the shelf saw in pieces from it or beyond its band from it (``from_the_edge``,
@@ -959,9 +952,8 @@ class EmptyShelf:
         seen = _band(frame, settings.grain_band)[where]
         shelf = np.pad(_band(self._frame, settings.grain_band), reach, mode="edge")
         rows, columns = np.nonzero(where)
-        best = max(_correlation(seen, shelf[rows + reach + dy, columns + reach + dx])
+        return any(_correlated(seen, shelf[rows + reach + dy, columns + reach + dx], settings.grain_again)
                    for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1))
-        return best >= settings.grain_again
 
     def lost_in_glare(self, compared: Comparison, cards: list[np.ndarray]) -> bool:
         """Whether beyond the ``cards`` named (quads, frame px) a card may lie burnt out by a glare:
