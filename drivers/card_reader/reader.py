@@ -230,14 +230,14 @@ class CardReader:
         log.debug("card reader: ok by the shelf step alone")
         return alone
 
-    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading, named: list[CardSighting],
-                                  within: np.ndarray | None = None) -> list[CardSighting]:
-        """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``; only
-        ``within`` a mask, if given): cards whose changes merged into one (two overlapping, one
-        under a finger). A card placed short of halfway from the tolerance's threshold to
-        certainty is one only where its face reads clearly (``_placed_clearly``)."""
+    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
+                                  named: list[CardSighting]) -> list[CardSighting]:
+        """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``): cards
+        whose changes merged into one (two overlapping, one under a finger). A card placed short
+        of halfway from the tolerance's threshold to certainty is one only where its face reads
+        clearly (``_placed_clearly``)."""
         placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
-                                    [np.asarray(c.quad, np.float32) for c in named], within)
+                                    [np.asarray(c.quad, np.float32) for c in named])
         return [sighting(ing, q, conf) for ing, q, conf in placed or ()
                 if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)
                 and self._placed_clearly(frame, ing, q, conf)]

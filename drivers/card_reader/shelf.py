@@ -1038,18 +1038,6 @@ class EmptyShelf:
         grow = max(3, int(2 * self.settings.card_margin * self._card_width(changes, cards)) | 1)
         return np.asarray(cv2.dilate(named, np.ones((grow, grow), np.uint8)) == 0)
 
-    def around(self, regions: list[np.ndarray], cards: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
-        """The frame's pixels (a uint8 mask of ``shape``, 255) within the margin (``card_margin``
-        of a card's width) of the changes ``regions`` (masks at ``settings.width``) left beside
-        the ``cards`` named (quads, frame px): a card's part the margin round a card named took
-        from its change, and its outline, lie there."""
-        joined = np.zeros(regions[0].shape, np.uint8)
-        for region in regions:
-            joined[region] = 1
-        grow = max(3, int(2 * self.settings.card_margin * self._card_width(joined, cards)) | 1)
-        joined = cv2.dilate(joined, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
-        return np.asarray(cv2.resize(joined * 255, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
-
     def changed_share(self, changes: np.ndarray, quad: np.ndarray) -> float:
         """The share of a quad (frame px) that ``changes`` shows changed; 1.0 for a quad too small to
         judge. A card named where less than ``least_card`` of it changed is the shelf's own texture

@@ -72,8 +72,8 @@ class CardLooks(Protocol):
     @property
     def threshold(self) -> float: ...
 
-    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading, named: list[CardSighting],
-                                  within: np.ndarray | None = None) -> list[CardSighting]: ...
+    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
+                                  named: list[CardSighting]) -> list[CardSighting]: ...
 
     def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None: ...
 
@@ -164,14 +164,8 @@ def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameRea
                           compared: Comparison, named: list[CardSighting],
                           closer: bool) -> tuple[list[CardSighting], list[CardSighting], np.ndarray | None]:
     """The cards that explain the changes the cards ``named`` leave unexplained, each passing
-    verification: placed by the keypoints, read in each change, placed by the keypoints in the
-    changes still unexplained (``EmptyShelf.around``), and last (``closer``) read in the part of
-    the frame around them; with the cards placed, and that part (frame px) or None.
-    The second search looks at the changes alone: a search of the whole frame spends most of its
-    keypoints on a patterned table's print, and a card half under another, a finger over its
-    face, kept too few of them there (class: a card beneath another with a finger on it, its
-    change cut too small to read by the card on top and the finger, left unnamed on stone and
-    striped wood, which kept a right reading unsure: ribbon 92800252 of a census)."""
+    verification: placed by the keypoints, read in each change, and last (``closer``) read in the
+    part of the frame around them; with the cards placed, and that part (frame px) or None."""
     small, scale = work_image(frame)
     placed = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named))
     found = list(placed)
@@ -179,12 +173,6 @@ def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameRea
     for region in shelf.unexplained_regions(compared.changes, _quads(named + found), compared.sharp):
         found += _passing(looks, frame, _read_changed_region(looks, frame, small, scale, compared, region,
                                                              named + found, shelf, unread))
-    left = shelf.unexplained_regions(compared.changes, _quads(named + found), compared.sharp)
-    if left:
-        within = shelf.around(left, _quads(named + found), frame.shape)
-        placed_there = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named + found, within))
-        found += placed_there
-        placed += placed_there
     if not closer:
         return found, placed, None
     again = _read_closer(looks, frame, shelf, compared, named + found)

@@ -420,9 +420,6 @@ def test_a_scene_with_a_card_the_stages_name_at_a_loose_outline_reads_right(monk
     scene = design_scene(design, 90_330_139)
     assert read(reader, scene, True) == "right"
     monkeypatch.setattr(shelf_step, "_refitted", lambda looks, frame, named: named)
-    # since session 69 the keypoint search within the changes left unexplained places the card
-    # too: that way is closed here
-    monkeypatch.setattr(EmptyShelf, "around", lambda self, regions, cards, shape: np.zeros(shape[:2], np.uint8))
     assert read(reader, scene, True) == "unsure"
 
 
@@ -866,22 +863,33 @@ def test_a_card_seen_as_a_band_along_its_outline_joined_to_a_finger_in_light_cou
     assert len(shelf.unexplained_regions(_mask_of([NAMED]) | shadow | finger | band, [card], sharp_with_the_card)) == 1
 
 
-@pytest.mark.parametrize(("name", "seed", "outcome"), (("fullbleed", 26_101_141, "read anyway"),
-                                                      ("ribbon", 29_100_370, "right")))
-def test_a_card_under_a_long_finger_across_two_cards_is_never_left_out_of_an_ok(name: str, seed: int,
-                                                                                outcome: str) -> None:
+@pytest.mark.parametrize(("name", "seed"), (("fullbleed", 26_101_141), ("ribbon", 29_100_370)))
+def test_a_card_under_a_long_finger_across_two_cards_keeps_the_frame_unsure(name: str, seed: int) -> None:
     # the same classes end to end: a finger from the frame's edge across the card beneath onto the
     # card on top; the part of the card beneath left in view (a part wider than a finger, or
     # strips beside the finger) joined the finger's change and was taken for it, and the "ok"
     # named the top card alone. Wrong readings of the runs at fa24fe8 (seeds from 26100000) and
-    # f783fb8 (from 29100000), heavy overlaps the benchmark asks "unsure" of. Since session 69 the
-    # keypoint search within the change left unexplained places the full-bleed's card beneath, and
-    # its "ok" names both cards at their places ("read anyway"); the ribbon's stays "unsure"
+    # f783fb8 (from 29100000), heavy overlaps the benchmark asks "unsure" of
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed)
     assert scene.conditions.fingers and len(scene.cards) == 2
-    assert read(reader, scene, True) == outcome
+    assert read(reader, scene, True) == "right"
+
+
+def test_a_card_seen_by_its_rim_under_a_finger_beside_a_card_beneath_it_is_never_left_out() -> None:
+    # a heavy overlap on a checked cloth: the feather on top, a finger from the frame's edge over
+    # it, the shelf seeing the feather's change only along its rim; once the claw beneath is
+    # named, the feather's rim and the finger are one piece under half a card, running from the
+    # edge to the claw, that ``_finger_on_a_card`` takes for a finger. Session 69's keypoint
+    # search within the changes left unexplained (measured, not kept) named the claw and read
+    # the frame "ok" with the claw alone: a wrong reading of the woodcut's run at e5a07e9
+    # (docs/card_reader.md, Known limits). It must stay "unsure"
+    design = make_design("woodcut")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 69_500_811)
+    assert scene.kind == "heavy_overlap" and scene.conditions.fingers
+    assert read(reader, scene, True) == "right"
 
 
 @pytest.mark.parametrize(("name", "seed", "hard"), (("woodcut", 7_300_135, False), ("woodcut", 7_300_090, True),
@@ -1173,15 +1181,12 @@ def _right_and_unsure_without(monkeypatch: pytest.MonkeyPatch, name: str, seed: 
     56) and a region the fine look reads short of halfway to certainty, named once verified by a
     clear lead (``VerifySettings.clear_lead``, 0.15 since session 62), may read it right by another
     way, and are off too; so is the check of a card keypoints place short of halfway
-    (``CardReader._placed_clearly``, since session 63), which refuses a misplaced one, a
-    finger's pieces far apart in one line (``EmptyShelf._finger_in_line``, since session 64), and
-    the keypoint search within the changes left unexplained (``EmptyShelf.around``, since session
-    69: a mask over nothing)."""
+    (``CardReader._placed_clearly``, since session 63), which refuses a misplaced one, and a
+    finger's pieces far apart in one line (``EmptyShelf._finger_in_line``, since session 64)."""
     design = make_design(name)
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, seed, hard=hard)
     assert read(reader, scene, True) == "right"
-    monkeypatch.setattr(EmptyShelf, "around", lambda self, regions, cards, shape: np.zeros(shape[:2], np.uint8))
     monkeypatch.setattr(CardReader, "_read_by_the_shelf_alone", lambda *args: None)
     monkeypatch.setattr(CardReader, "_refitted", lambda *args: None)
     reader.verify_settings = dataclasses.replace(reader.verify_settings, clear_lead=2.0)   # no lead reaches 2
@@ -2415,73 +2420,3 @@ def test_a_card_read_as_two_ingredients_in_its_part_and_its_outline_explains_not
         faces, monkeypatch: pytest.MonkeyPatch) -> None:
     reads = {"fern": {1: "fern", 2: "root"}, "claw": {1: "claw"}, "toad": {2: "toad"}}
     assert _read_in_parts_then_outlines(monkeypatch, faces, reads, THREE_MET) == []
-
-
-def test_the_part_around_the_changes_left_unexplained_takes_their_margin_and_no_more(faces) -> None:
-    # ``EmptyShelf.around``: the frame's pixels within a card's margin of the changes left beside
-    # the cards named, where a second keypoint search looks: the change itself, the part of it
-    # the margin round a card named took (``card_margin`` of its width), and nothing further off
-    frame, shelf = table_scene(faces, "felt", [])
-    card = np.float32([[240, 240], [400, 240], [400, 464], [240, 464]])      # 40 px wide at the shelf's width
-    change = _mask_of([[(20, 20), (50, 20), (50, 60), (20, 60)]])
-    around = shelf.around([change], [card], frame.image.shape)
-    assert around.shape == frame.image.shape[:2] and around.dtype == np.uint8
-    margin = SETTINGS.card_margin * 40 / shelf.scale()                        # frame px
-    assert around[80:240, 80:200].all()                                       # the change, at the frame's size
-    assert around[int(240 + margin / 2), 140] == 255 and around[int(240 + 2 * margin), 140] == 0
-    assert not around[300:, 300:].any()
-
-
-def test_a_search_within_a_mask_places_only_the_cards_inside_it() -> None:
-    # ``place_by_keypoints``' ``within``: the search looks at the mask alone, the cards settled
-    # left out of it; a mask over no card places none
-    design = make_design("ribbon")
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, 92_800_252)
-    claw = next(np.float32(card.quad) for card in scene.cards if card.ingredient == "claw")
-    root = next(np.float32(card.quad) for card in scene.cards if card.ingredient == "root")
-    h, w = scene.image.shape[:2]
-    over_claw = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(over_claw, np.int32(np.round(claw)), 255)
-    placed = reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), [sighting("root", root, 1.0)],
-                                              over_claw)
-    assert [c.ingredient for c in placed] == ["claw"]
-    assert shared_area(np.float32(placed[0].quad), claw) > 0.85 * quad_area(claw)
-    corner = np.zeros((h, w), np.uint8)
-    corner[:60, :60] = 255
-    assert reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), [], corner) == []
-
-
-def test_a_card_beneath_another_with_a_finger_on_it_is_placed_by_keypoints_in_its_change() -> None:
-    # the class: a card beneath another, a finger over its face, on a stone table: a keypoint
-    # search of the whole frame spends its keypoints on the stone's print and the card on top,
-    # and places the card beneath by too few, and its change, cut by the card on top and the
-    # finger, is too small to read; it was left unnamed, which kept a right reading unsure
-    # (census scene ribbon 92800252). The search within the change left beside the card on top
-    # places it
-    design = make_design("ribbon")
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, 92_800_252)
-    assert scene.kind == "overlap" and scene.conditions.fingers and scene.background == "stone"
-    first = reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), [])
-    assert [c.ingredient for c in first] == ["root"]
-    root = np.float32(first[0].quad)
-    named = [sighting("root", root, 1.0)]
-    shelf = EmptyShelf(scene.empty_shelf())
-    compared = shelf.compare(scene.image)
-    left = shelf.unexplained_regions(compared.changes, [root], compared.sharp)
-    assert left
-    placed = reader.cards_placed_by_keypoints(scene.image, FrameReading("unsure"), named,
-                                              shelf.around(left, [root], scene.image.shape))
-    assert [c.ingredient for c in placed] == ["claw"]
-
-
-def test_a_scene_with_a_card_beneath_another_with_a_finger_on_it_reads_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the class end to end: the census scene of session 69, right with the search within the
-    # changes left unexplained and unsure without it (a mask over nothing finds no keypoints)
-    design = make_design("ribbon")
-    reader = CardReader(enroll(dict(design.faces), design.back))
-    scene = design_scene(design, 92_800_252)
-    assert read(reader, scene, True) == "right"
-    monkeypatch.setattr(EmptyShelf, "around", lambda self, regions, cards, shape: np.zeros(shape[:2], np.uint8))
-    assert read(reader, scene, True) == "unsure"
