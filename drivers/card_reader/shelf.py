@@ -75,6 +75,16 @@ class ShelfSettings:
     #: detail out; a card's face adds its own colours and edges
     glare_level: float = 12.0
     glare_tint: float = 0.12
+    #: ... and it leaves the shelf's texture showing (``seen_through``) wherever, washed out by the
+    #: share of the light that is the shelf's, that texture still stands at least this many times
+    #: ``least_texture`` (twice the noise floor, where a correlation over ``texture_window`` is
+    #: the shelf's and not chance): a pale card washed out by a glare hides it. No glare on a
+    #: table, nor at a glare's rim, left such a patch beyond the cards (0.00 of a card at most;
+    #: 171 normal and 189 hard glare scenes of the five designs that the shelf step alone read
+    #: "ok", session 70), where a pale card under a glare on striped wood left one of 0.79 of
+    #: itself and was taken for the glare (a wrong reading of an A/B run of session 70, small
+    #: cards); at once the noise floor, normal glares left up to 0.32
+    glare_texture: float = 2.0
     #: a channel at or above this level (0..255, at ``width``) is burnt out: a glare's core clips
     #: at 255, which JPEG, noise and the resize pull down to 245, and the white added to the
     #: shelf is then lost above it; its tint is judged by the channels below it
@@ -161,6 +171,14 @@ class ShelfSettings:
     #: of view) runs 1.0-1.1 card lengths beyond the card and met it along 0.10-0.16 card widths
     #: (census scenes of session 64 and small hard scenes of session 65, which it kept unsure)
     finger_at_its_end: float = 0.71
+    #: ... and only while it is straight, as a finger is: its rectangle stands no wider (the short
+    #: side) than this many times its own thickness (its area over its length). Fingers drawn short
+    #: stood 1.01-1.43 times (census scenes of session 70, normal and small hard ones, two
+    #: designs); a card of the shelf's light seen only along two of its sides, an L of change whose
+    #: rectangle stands as wide as the card while the L is a rim thick, stood 2.17 (a small card on
+    #: stone beside another, which the "ok" left out: a wrong reading of the full-bleed's run at
+    #: b97005b); the threshold lies between the two, and a larger card's L stands wider still
+    finger_straight: float = 1.75
     #: ... and only while it stands less than this many card widths across (the short side of its
     #: rectangle), here and from the frame's edge, where a lump of the finger's shadow or of a
     #: glare's fringe beside it stood 0.51-0.54 across (seen scenes of session 60, which kept the
@@ -577,14 +595,15 @@ class EmptyShelf:
         residual = _channel_max(np.abs(difference - drift))
         changed = residual > self.settings.change
         texture = _texture(light, self.settings)
-        shelf = ~changed | self._shelf_seen_through(texture)
+        seen_through = self._shelf_seen_through(texture)
+        shelf = ~changed | seen_through
         shelf_share = self._shelf_share(light, drift)
         around = self._light_around(difference, shelf)
         lit = _channel_max(np.abs(difference - around)) <= self.settings.change
         locally = np.where(np.isnan(around), drift, around)
         detail = _detail(texture, self.settings)
-        glare = (self._glare(light, drift, detail, shelf_share)
-                 | self._glare(light, locally, detail, self._shelf_share(light, locally)))
+        glare = (self._glare(light, drift, detail, shelf_share, seen_through)
+                 | self._glare(light, locally, detail, self._shelf_share(light, locally), seen_through))
         changed &= ~shelf & ~lit & ~glare
         speck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.speck),) * 2)
         gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(self.settings.gap),) * 2)
@@ -655,13 +674,16 @@ class EmptyShelf:
         burnt = _burnt_out(light, self.settings)
         return _channel_mean(np.where(burnt, 0.0, np.minimum(1.0, np.exp(self._light + drift - light))))
 
-    def _glare(self, light: np.ndarray, drift: np.ndarray, detail: np.ndarray, shelf_share: np.ndarray) -> np.ndarray:
+    def _glare(self, light: np.ndarray, drift: np.ndarray, detail: np.ndarray, shelf_share: np.ndarray,
+               seen_through: np.ndarray) -> np.ndarray:
         """Where a frame (``light``, log, and its ``detail``, ``_detail``) is the shelf under glare: white light
         added to the shelf's as the ``drift`` lights it, which adds no detail and washes the shelf's
         out by the share of the light that is the shelf's (``shelf_share``: none where burnt out; a
         glare burnt out over a dotted cloth washed its dots out whole, which was taken for a card's
         pieces); a white card hides the shelf's detail (class: a pale card on a textured table taken
-        for glare)."""
+        for glare), and its texture where the shelf's, washed out, would still show
+        (``glare_texture``, by ``seen_through``: class: a pale card washed out by a glare on a
+        textured table, taken for the glare)."""
         floor = self.settings.dark_floor
         added = np.exp(light) - np.exp(self._light + drift)          # grey levels, per channel
         burnt = _burnt_out(light, self.settings)
@@ -671,7 +693,8 @@ class EmptyShelf:
             spread <= self.settings.glare_tint * level + floor / 2)
         seen = self._detail * shelf_share                                # the shelf's, washed out
         slack = self.settings.least_texture
-        return white & (detail <= self._detail + slack) & (detail >= seen - slack)
+        hidden = (seen >= self.settings.glare_texture * slack) & ~seen_through
+        return white & (detail <= self._detail + slack) & (detail >= seen - slack) & ~hidden
 
     def _light_around(self, difference: np.ndarray, shelf: np.ndarray) -> np.ndarray:
         """The light (a log difference from the empty shelf's, per channel) of the shelf seen
@@ -1217,9 +1240,9 @@ class EmptyShelf:
                           from_the_edge: np.ndarray | None = None) -> bool:
         """Whether a change (``region``) runs to a card named (``under``) from the frame's edge,
         for longer than any part of a card (``finger_length``), or, shorter, meeting the cards only
-        across its end (``finger_at_its_end``, ``_meets_at_its_end``: a finger drawn short, its
-        hand lifted out of view, where a part of a card beneath another as narrow meets the card on
-        top along its length), narrow: narrower than a finger
+        across its end (``_drawn_short``: a finger drawn short, its hand lifted out of view, where
+        a part of a card beneath another as narrow meets the card on top along its length, and a
+        card's rim stands wider than it is thick), narrow: narrower than a finger
         (``finger``), or narrow on average and across (``finger_across``) with next to nothing
         wider than a finger (``finger_wide_parts``; a finger widened by the shelf's fringe where
         it meets the card, or by its shadow or glare along it): a finger on the card. A change
@@ -1234,8 +1257,7 @@ class EmptyShelf:
         narrow, length = sorted(cv2.minAreaRect(cv2.findNonZero(region.astype(np.uint8)))[1])
         card_length = self.settings.card_aspect * card_width
         long = length >= self.settings.finger_length * card_length
-        if not touching or not (at_edge or long or (length >= self.settings.finger_at_its_end * card_length
-                                                    and self._meets_at_its_end(region, under, card_width))):
+        if not touching or not (at_edge or long or self._drawn_short(region, under, card_width, narrow, length)):
             return False
         finger = self.settings.finger * card_width
         if narrow <= finger:
@@ -1245,6 +1267,20 @@ class EmptyShelf:
         card = self.settings.card_aspect * card_width ** 2
         wide = np.count_nonzero(self._wider_than_a_finger(region, card_width))
         return bool(wide < self.settings.finger_wide_parts * card)
+
+    def _drawn_short(self, region: np.ndarray, under: np.ndarray, card_width: float, narrow: float,
+                     length: float) -> bool:
+        """Whether a change (``region``, its rectangle ``narrow`` by ``length`` px), neither from the
+        frame's edge nor ``finger_length`` long, may be a finger drawn short on a card named
+        (``under``): it runs at least ``finger_at_its_end`` card lengths, meets the cards only
+        across its end (``_meets_at_its_end``) and is straight (``finger_straight``). Class: a
+        card of the shelf's light seen only along two of its sides, an L of change meeting a card
+        named at its end, taken for a finger and left out of an "ok"."""
+        if length < self.settings.finger_at_its_end * self.settings.card_aspect * card_width:
+            return False
+        if narrow > self.settings.finger_straight * np.count_nonzero(region) / length:
+            return False
+        return self._meets_at_its_end(region, under, card_width)
 
     def _meets_at_its_end(self, region: np.ndarray, under: np.ndarray, card_width: float) -> bool:
         """Whether a change (``region``, a bool mask) meets the cards named (``under``, a uint8
