@@ -889,7 +889,11 @@ class EmptyShelf:
         not burnt out. Light alone, a shadow or a glare, moves every channel the same way; a card
         of the shelf's light but not of its hue (a back of the wood's colour) moves them apart,
         where the change in light does not see it. The room's light is fitted again on the pixels
-        judged alone: a burnt-out channel cannot follow it, and held the fit back."""
+        judged alone: a burnt-out channel cannot follow it, and held the fit back. A finger or an
+        arm from the frame's edge (``finger_bands``) is no card: a finger of the shelf's light but
+        not of its hue moves its channels apart too (class: a finger across a small card named,
+        of a green stone's light, taken for a card of the stone's light, which kept a right
+        reading unsure)."""
         if not cards:
             return False
         settings = self.settings
@@ -904,6 +908,7 @@ class EmptyShelf:
         apart = np.minimum(_channel_max(mean), -_channel_min(mean))
         judged &= weight >= 0.5                  # half the window at least: a few pixels' mean is noise
         moved = (apart >= settings.hue_change) & judged & self._beyond(compared.changes, cards)
+        moved &= ~(finger_bands((moved * 255).astype(np.uint8), self._card_width(moved, cards)) > 0)
         return _largest_piece(moved) >= settings.hue_card * self._card_area(cards)
 
     def printed(self, compared: Comparison, cards: list[np.ndarray]) -> bool:

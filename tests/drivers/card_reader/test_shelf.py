@@ -1679,6 +1679,32 @@ def test_a_card_of_the_shelfs_light_in_another_hue_beside_a_card_named_recolours
     assert not shelf.recoloured(frame, compared, [back]), kind      # named, it is no other card
 
 
+@pytest.mark.parametrize("kind", ("wood", "stone"))
+def test_a_finger_of_the_shelfs_light_in_another_hue_from_the_frames_edge_does_not_recolour_the_shelf(kind) -> None:
+    # the class: a finger from the frame's edge onto the card named, of the shelf's light but not
+    # of its hue (skin on a green stone); the shelf saw no change along it, and it was taken for a
+    # card of the shelf's light, which kept right readings of small cards unsure. A card of that
+    # hue beside the finger still recolours the shelf. (On these tables a finger so wide moves
+    # the channels apart over more than ``hue_card`` of a card; on others less.)
+    shelf = EmptyShelf(empty_shelf(kind, SIZE, 1, LIGHT, 1))
+    finger = _recoloured_box(empty_shelf(kind, SIZE, 1, LIGHT, 2), BACK_HUE, (200, 190, 640, 238))   # 0.34 card widths
+    assert not shelf.recoloured(finger, shelf.compare(finger), NAMED_LEFT), kind
+    card = _recoloured_box(finger, BACK_HUE, (330, 238, 470, 438))
+    assert shelf.recoloured(card, shelf.compare(card), NAMED_LEFT), kind
+
+
+def test_small_cards_under_a_finger_of_the_tables_light_in_another_hue_read_right() -> None:
+    # the class end to end: two small cards on a green stone, a finger from the frame's edge on
+    # one; read closer, both are named, and the finger's part over the stone, of its light but
+    # not its hue, kept the frame unsure as a card of the stone's light (a census scene of
+    # session 70)
+    design = make_design("fullbleed")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    scene = design_scene(design, 93_100_045, kind="small", hard=True)
+    assert scene.conditions.fingers and scene.background == "stone"
+    assert read(reader, scene, True) == "right"
+
+
 @pytest.mark.parametrize("kind", BACKGROUND_KINDS)
 def test_light_alone_does_not_recolour_the_shelf(kind) -> None:
     # a shadow or a glare moves every channel the same way: the shelf again under another light,
