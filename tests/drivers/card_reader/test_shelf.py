@@ -961,8 +961,9 @@ def test_a_small_card_of_the_shelfs_light_seen_by_its_rim_beside_a_card_is_never
     # the class end to end: a small grey card of bricks on grey stone beside another, the shelf
     # seeing it only along two of its sides, an L meeting the other card's margin at its end that
     # was taken for a finger drawn short; the stages found no outline of it, and the "ok" named
-    # the other card alone (a wrong reading of the full-bleed's run at b97005b). It must stay
-    # "unsure"
+    # the other card alone (a wrong reading of the full-bleed's run at b97005b). It must read
+    # "unsure" or name both (both since the glare must show the shelf's texture: the flower,
+    # pale in places, was partly taken for glare too)
     design = make_design("fullbleed")
     reader = CardReader(enroll(dict(design.faces), design.back))
     scene = design_scene(design, 79_510_819, hard=True)
