@@ -230,14 +230,14 @@ class CardReader:
         log.debug("card reader: ok by the shelf step alone")
         return alone
 
-    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
-                                  named: list[CardSighting]) -> list[CardSighting]:
-        """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``): cards
-        whose changes merged into one (two overlapping, one under a finger). A card placed short
-        of halfway from the tolerance's threshold to certainty is one only where its face reads
-        clearly (``_placed_clearly``)."""
+    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading, named: list[CardSighting],
+                                  within: np.ndarray | None = None) -> list[CardSighting]:
+        """The cards keypoints place beside the ``named`` ones (``place_by_keypoints``; only
+        ``within`` a mask of the frame's size, if given): cards whose changes merged into one (two
+        overlapping, one under a finger). A card placed short of halfway from the tolerance's
+        threshold to certainty is one only where its face reads clearly (``_placed_clearly``)."""
         placed = place_by_keypoints(frame, reading.cards, self._keypoints, self.threshold,
-                                    [np.asarray(c.quad, np.float32) for c in named])
+                                    [np.asarray(c.quad, np.float32) for c in named], within)
         return [sighting(ing, q, conf) for ing, q, conf in placed or ()
                 if not any(shared_area(np.asarray(c.quad, np.float32), q) > 0.3 * quad_area(q) for c in named)
                 and self._placed_clearly(frame, ing, q, conf)]
@@ -278,10 +278,16 @@ class CardReader:
         if found is None:
             return None
         ingredient, outline = found
-        read, confidence = self._fine.read(frame, outline)
+        return self.named_at(frame, ingredient, outline)
+
+    def named_at(self, frame: np.ndarray, ingredient: str, quad: np.ndarray) -> CardSighting | None:
+        """The card of ``ingredient`` at ``quad`` (frame px, clockwise from the card's own
+        top-left) where the fine look names that face there halfway from the tolerance's threshold
+        to certainty, or None."""
+        read, confidence = self._fine.read(frame, quad)
         if read != ingredient or confidence < (1 + self.threshold) / 2:
             return None
-        return sighting(ingredient, outline, confidence)
+        return sighting(ingredient, quad, confidence)
 
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = work_image(frame)

@@ -345,19 +345,21 @@ def cut_off_by_the_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], index: KeypointIndex,
-                       threshold: float, settled: Sequence[np.ndarray] = ()) -> list[tuple[str, np.ndarray, float]] | None:
+                       threshold: float, settled: Sequence[np.ndarray] = (),
+                       within: np.ndarray | None = None) -> list[tuple[str, np.ndarray, float]] | None:
     """The cards keypoints place in ``frame`` (ingredient, quad in frame px, confidence), or None
     when they cannot settle it: one cut off by the frame's edge, two overlapping more than a player
     lays them, or a card the outline reader read confidently read otherwise.
 
     The ``settled`` cards (quads in frame px) are left out of the search, which then looks for half
     as many keypoints: a frame's keypoints are spread over its cards, and the search's time grows
-    with their number.
+    with their number. ``within`` (a uint8 mask of the frame's size), if given, is all the search
+    looks at.
     """
     h, w = frame.shape[:2]
-    mask, features = None, FRAME_FEATURES
+    mask, features = (None if within is None else within.copy()), FRAME_FEATURES
     if settled:
-        mask = np.full((h, w), 255, np.uint8)
+        mask = np.full((h, w), 255, np.uint8) if mask is None else mask
         for q in settled:
             cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 0)
         features = FRAME_FEATURES // 2

@@ -47,6 +47,10 @@ SAME_CARD = 0.7
 #: an outline the stages could not read is one of a change's cards when at least this share of it
 #: lies in the change: a card shows at least half of itself, and its change is the card's
 OUTLINE_IN_CHANGE = 0.5
+#: the changes' hulls searched for keypoints reach this share of the frame's height beyond them:
+#: a card's rim the shelf saw unchanged (its border of the shelf's light) is a pixel of the
+#: shelf's comparison (160 px wide: 4 px of a 640 x 480 frame, 0.8 % of its height)
+CHANGED_RIM = 0.01
 #: a card read from a change whose corner lies further than this beyond the frame (px) is cut by
 #: its edge: an outline snapped to a card's printed edge strays by a pixel or two
 EDGE_SLACK = 3.0
@@ -72,10 +76,12 @@ class CardLooks(Protocol):
     @property
     def threshold(self) -> float: ...
 
-    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading,
-                                  named: list[CardSighting]) -> list[CardSighting]: ...
+    def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading, named: list[CardSighting],
+                                  within: np.ndarray | None = None) -> list[CardSighting]: ...
 
     def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None: ...
+
+    def named_at(self, frame: np.ndarray, ingredient: str, quad: np.ndarray) -> CardSighting | None: ...
 
     def verified(self, frame: np.ndarray, reading: FrameReading, refit: bool = False) -> FrameReading: ...
 
@@ -121,7 +127,7 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     read_closer = None
     if regions:
         found, placed, read_closer = _cards_in_the_changes(looks, frame, reading, shelf, compared, named, closer)
-        named += found
+        named = _grown(looks, frame, shelf, compared, named + found)
         if shelf.unexplained(changes, _quads(named), sharp):
             return _unsure(reading, "a change since the shelf was empty that no card named explains")
         if not all(_cover(shelf, compared, region, named) for region in regions if _lies_in(shelf, region, placed)):
@@ -165,20 +171,86 @@ def _cards_in_the_changes(looks: CardLooks, frame: np.ndarray, reading: FrameRea
                           closer: bool) -> tuple[list[CardSighting], list[CardSighting], np.ndarray | None]:
     """The cards that explain the changes the cards ``named`` leave unexplained, each passing
     verification: placed by the keypoints, read in each change, and last (``closer``) read in the
-    part of the frame around them; with the cards placed, and that part (frame px) or None."""
+    part of the frame around them and, where changes are still unexplained, placed by the
+    keypoints of the changes alone (``_changed_area``), the changes read again beside them; with
+    the cards placed, and that part (frame px) or None. The search of the changes alone is made
+    last, as a frame it does not settle stays unsure: most frames the shelf step alone leaves
+    unexplained (a third of normal ones) the outline stages settle."""
     small, scale = work_image(frame)
     placed = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named))
     found = list(placed)
     unread = [np.asarray(c.quad, np.float32) for c in reading.cards if c.ingredient is None and not c.face_down]
-    for region in shelf.unexplained_regions(compared.changes, _quads(named + found), compared.sharp):
-        found += _passing(looks, frame, _read_changed_region(looks, frame, small, scale, compared, region,
-                                                             named + found, shelf, unread))
+    found += _read_in_the_changes(looks, frame, small, scale, shelf, compared, named + found, unread)
     if not closer:
         return found, placed, None
+    part = None
     again = _read_closer(looks, frame, shelf, compared, named + found)
-    if again is None:
-        return found, placed, None
-    return found + again.cards, placed, again.part
+    if again is not None:
+        found, part = found + again.cards, again.part
+    if shelf.unexplained_regions(compared.changes, _quads(named + found), compared.sharp):
+        within = _changed_area(shelf, compared, frame.shape)
+        more = _passing(looks, frame, looks.cards_placed_by_keypoints(frame, reading, named + found, within))
+        if more:
+            log.debug("card reader: %d card(s) placed by the keypoints of the changes alone", len(more))
+            placed, found = placed + more, found + more
+            found += _read_in_the_changes(looks, frame, small, scale, shelf, compared, named + found, unread)
+    return found, placed, part
+
+
+def _read_in_the_changes(looks: CardLooks, frame: np.ndarray, small: np.ndarray, scale: float, shelf: EmptyShelf,
+                         compared: Comparison, named: list[CardSighting],
+                         unread: Sequence[np.ndarray]) -> list[CardSighting]:
+    """The cards read, each passing verification, in the changes the cards ``named`` leave
+    unexplained (``_read_changed_region``)."""
+    found: list[CardSighting] = []
+    for region in shelf.unexplained_regions(compared.changes, _quads(named), compared.sharp):
+        found += _passing(looks, frame, _read_changed_region(looks, frame, small, scale, compared, region,
+                                                             named + found, shelf, unread))
+    return found
+
+
+def _changed_area(shelf: EmptyShelf, compared: Comparison, shape: tuple[int, ...]) -> np.ndarray:
+    """Where the frame (of ``shape``) changed since the shelf was empty: each change's hull, a
+    uint8 mask at the frame's size, widened by ``CHANGED_RIM`` of the frame's height. A patterned
+    table (dots, checks, a striped grain) has corners all over, and the search of the whole frame
+    spends its keypoints on them: the hull keeps those of a card's face, its smooth parts the shelf
+    saw unchanged too."""
+    count, labels = cv2.connectedComponents(compared.changes.astype(np.uint8))
+    hulls = np.zeros(compared.changes.shape, np.uint8)
+    for label in range(1, count):
+        cv2.fillConvexPoly(hulls, cv2.convexHull(cv2.findNonZero((labels == label).astype(np.uint8))), 255)
+    within = cv2.resize(hulls, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
+    rim = 2 * max(1, round(CHANGED_RIM * shape[0])) + 1
+    return cv2.dilate(within, np.ones((rim, rim), np.uint8))
+
+
+def _grown(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Comparison,
+           named: list[CardSighting]) -> list[CardSighting]:
+    """The cards ``named``, each that leaves a change along its side unexplained grown over it
+    (``EmptyShelf.grown_over``) where the rectangle has a card's aspect (``CHANGE_ASPECT``), the
+    fine look names the card's face there halfway from the threshold to certainty
+    (``CardLooks.named_at``) and it passes verification. Class: a card named at a quad short of
+    itself, the keypoints of one part of its face (its title, its border) placing it smaller than
+    it is, the rest of it smooth: its rest kept a right reading unsure."""
+    cards = list(named)
+    for region in shelf.unexplained_regions(compared.changes, _quads(cards), compared.sharp):
+        for i, card in enumerate(cards):
+            grown = shelf.grown_over(region, np.asarray(card.quad, np.float32), compared.changes)
+            if grown is None or not _card_aspect(grown) or card.ingredient is None:
+                continue
+            there = looks.named_at(frame, card.ingredient, grown)
+            passing = _passing(looks, frame, [there]) if there is not None else []
+            if passing:
+                log.debug("card reader: a card named short of itself grown over the change along its side")
+                cards[i] = passing[0]
+                break
+    return cards
+
+
+def _card_aspect(quad: np.ndarray) -> bool:
+    """Whether a rectangle (frame px) has a card's aspect, give or take the camera's tilt."""
+    sides = sorted(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(2))
+    return CHANGE_ASPECT[0] <= sides[1] / max(1.0, sides[0]) <= CHANGE_ASPECT[1]
 
 
 def _quads(cards: list[CardSighting]) -> list[np.ndarray]:
@@ -403,9 +475,9 @@ def _read_change(looks: CardLooks, frame: np.ndarray, small: np.ndarray, scale: 
     """The card a change of the shelf shows (``box``: the rectangle around it, frame px), or
     None: a change of a card's shape and size (that of the cards ``named``, or of any card the
     kit reads) read as one."""
-    sides = sorted(float(np.linalg.norm(box[(i + 1) % 4] - box[i])) for i in range(2))
-    if not CHANGE_ASPECT[0] <= sides[1] / max(1.0, sides[0]) <= CHANGE_ASPECT[1]:
+    if not _card_aspect(box):
         return None
+    sides = sorted(float(np.linalg.norm(box[(i + 1) % 4] - box[i])) for i in range(2))
     if named:
         card_area = float(np.mean([quad_area(np.asarray(c.quad, np.float32)) for c in named]))
         if not HIDING_AREA[0] * card_area <= quad_area(box) <= HIDING_AREA[1] * card_area:

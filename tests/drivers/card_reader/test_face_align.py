@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from drivers.card_reader import CardReader, enroll
+from drivers.card_reader import CardReader, enroll, shelf_step
 from drivers.card_reader.designs import design_scene, judge, lies_at, make_design
 from drivers.card_reader.face_align import AlignSettings, FaceAligner
 from drivers.card_reader.fine_look import FineMatcher
@@ -109,6 +109,8 @@ def test_a_scene_whose_change_s_rectangle_stands_off_its_card_reads_right(monkey
     # since session 58 the part around the changes' parts wider than a finger, read closer, also
     # reads this card: that way is closed here, so the aligned faces are tested alone
     monkeypatch.setattr(EmptyShelf, "parts", lambda self, region, cards: [])
+    # and since session 71 the keypoints of the changes alone place it, searched last: closed too
+    monkeypatch.setattr(shelf_step, "_changed_area", lambda shelf, compared, shape: np.zeros(shape[:2], np.uint8))
     assert judge(scene, reader.identify(scene.image)).outcome == "unsure"
 
 
