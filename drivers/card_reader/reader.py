@@ -292,6 +292,25 @@ class CardReader:
             return None
         return sighting(ingredient, quad, confidence)
 
+    def named_again_at(self, frame: np.ndarray, card: CardSighting, quad: np.ndarray) -> CardSighting | None:
+        """A card named (``card``) at another outline of it (``quad``, frame px, in the order of
+        ``card.quad``), or None: where the fine look names its face there halfway from the
+        tolerance's threshold to certainty (``named_at``), or else its face passes verification
+        there leading every other by ``VerifySettings.placed_lead``, as a card the keypoints place
+        must (``_placed_clearly``): its name stands from where it was read, and verification
+        checks the whole face at the new outline. A finger over a face, or a face's smooth
+        illustration, keeps the fine look short of halfway at the card's true outline (class: the
+        tarot's colour wheel under a finger, named short of itself by the keypoints of its title
+        and border, read by the fine look at 0.37 at its outline where its face passes verification
+        leading by 0.15: tarot 90640104 of a census, kept `unsure`)."""
+        named = self.named_at(frame, str(card.ingredient), quad)
+        if named is not None:
+            return named
+        verdict = self._remembered_verdict(frame, quad, str(card.ingredient))
+        if not verdict.passed or verdict.lead < self.verify_settings.placed_lead:
+            return None
+        return sighting(str(card.ingredient), quad, min(card.confidence, verdict.probability))
+
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = work_image(frame)
         reading = self._read_whole(frame, small, scale)

@@ -83,6 +83,8 @@ class CardLooks(Protocol):
 
     def named_at(self, frame: np.ndarray, ingredient: str, quad: np.ndarray) -> CardSighting | None: ...
 
+    def named_again_at(self, frame: np.ndarray, card: CardSighting, quad: np.ndarray) -> CardSighting | None: ...
+
     def verified(self, frame: np.ndarray, reading: FrameReading, refit: bool = False) -> FrameReading: ...
 
     def counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
@@ -228,8 +230,9 @@ def _grown(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Com
            named: list[CardSighting]) -> list[CardSighting]:
     """The cards ``named``, each that leaves a change along its side unexplained grown over it
     (``EmptyShelf.grown_over``) where the rectangle has a card's aspect (``CHANGE_ASPECT``), the
-    fine look names the card's face there halfway from the threshold to certainty
-    (``CardLooks.named_at``) and it passes verification. Class: a card named at a quad short of
+    card is named there again (``CardLooks.named_again_at``: the fine look names its face halfway
+    from the threshold to certainty, or its face passes verification leading clearly) and it
+    passes verification. Class: a card named at a quad short of
     itself, the keypoints of one part of its face (its title, its border) placing it smaller than
     it is, the rest of it smooth: its rest kept a right reading unsure."""
     cards = list(named)
@@ -238,7 +241,7 @@ def _grown(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Com
             grown = shelf.grown_over(region, np.asarray(card.quad, np.float32), compared.changes)
             if grown is None or not _card_aspect(grown) or card.ingredient is None:
                 continue
-            there = looks.named_at(frame, card.ingredient, grown)
+            there = looks.named_again_at(frame, card, grown)
             passing = _passing(looks, frame, [there]) if there is not None else []
             if passing:
                 log.debug("card reader: a card named short of itself grown over the change along its side")
