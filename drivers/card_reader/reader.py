@@ -260,8 +260,13 @@ class CardReader:
         read, fine = self._fine.read(frame, quad)
         if read == ingredient and fine >= bar:
             return True
+        return self._leading_clearly(frame, quad, ingredient) is not None
+
+    def _leading_clearly(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> Verdict | None:
+        """The verdict of a card not yet named (``ingredient`` at ``quad``, frame px) where its face
+        passes verification leading every other by ``VerifySettings.placed_lead``, else None."""
         verdict = self._remembered_verdict(frame, quad, ingredient)     # a candidate, not yet named
-        return verdict.passed and verdict.lead >= self.verify_settings.placed_lead
+        return verdict if verdict.passed and verdict.lead >= self.verify_settings.placed_lead else None
 
     def read_box(self, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a rectangle around a change of the shelf shows (``box``, work px), or None: read
@@ -303,13 +308,12 @@ class CardReader:
         tarot's colour wheel under a finger, named short of itself by the keypoints of its title
         and border, read by the fine look at 0.37 at its outline where its face passes verification
         leading by 0.15: tarot 90640104 of a census, kept `unsure`)."""
-        named = self.named_at(frame, str(card.ingredient), quad)
+        ingredient = str(card.ingredient)
+        named = self.named_at(frame, ingredient, quad)
         if named is not None:
             return named
-        verdict = self._remembered_verdict(frame, quad, str(card.ingredient))
-        if not verdict.passed or verdict.lead < self.verify_settings.placed_lead:
-            return None
-        return sighting(str(card.ingredient), quad, min(card.confidence, verdict.probability))
+        verdict = self._leading_clearly(frame, quad, ingredient)
+        return None if verdict is None else sighting(ingredient, quad, min(card.confidence, verdict.probability))
 
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = work_image(frame)

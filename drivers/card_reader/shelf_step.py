@@ -232,9 +232,9 @@ def _grown(looks: CardLooks, frame: np.ndarray, shelf: EmptyShelf, compared: Com
     (``EmptyShelf.grown_over``) where the rectangle has a card's aspect (``CHANGE_ASPECT``), the
     card is named there again (``CardLooks.named_again_at``: the fine look names its face halfway
     from the threshold to certainty, or its face passes verification leading clearly) and it
-    passes verification. Class: a card named at a quad short of
-    itself, the keypoints of one part of its face (its title, its border) placing it smaller than
-    it is, the rest of it smooth: its rest kept a right reading unsure."""
+    passes verification. Class: a card named at a quad short of itself, the keypoints of one part
+    of its face (its title, its border) placing it smaller than it is, the rest of it smooth: its
+    rest kept a right reading unsure."""
     cards = list(named)
     for region in shelf.unexplained_regions(compared.changes, _quads(cards), compared.sharp):
         for i, card in enumerate(cards):
