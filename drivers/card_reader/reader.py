@@ -315,6 +315,21 @@ class CardReader:
         verdict = self._leading_clearly(frame, quad, ingredient)
         return None if verdict is None else sighting(ingredient, quad, min(card.confidence, verdict.probability))
 
+    def named_where_its_face_aligns(self, frame: np.ndarray, card: CardSighting) -> CardSighting | None:
+        """A card read in a change (``card``) whose outline fails verification, named again
+        (``named_again_at``) at the outline its own face, aligned with the frame in and around that
+        outline (``face_align``), moves it to; None where another face aligns best, or none does.
+        The box read around a change can stand a side's width off its card (the change of a card
+        touching another, cut round it, 15 px loose), where the card's face still reads well enough
+        to name it but fails verification, as its keypoints, placing it bent, do too (class: a card
+        read in its change at a loose box, kept unsure beside a card read right: tarot 90640016, a
+        touching scene of session 72's census, whose fern's aligned outline passes verification
+        leading by 0.26)."""
+        found = self._aligner.aligned(frame, np.asarray(card.quad, np.float32))
+        if found is None or found[0] != card.ingredient:
+            return None
+        return self.named_again_at(frame, card, found[1])
+
     def _read_at_every_size(self, frame: np.ndarray) -> FrameReading:
         small, scale = work_image(frame)
         reading = self._read_whole(frame, small, scale)
@@ -707,7 +722,8 @@ class CardReader:
         rectangle, snapped to the card's printed edge and trimmed to its aspect (``_retry_quads``),
         is read by the fine look upright and upside down; as it tries many quads, the best reading
         must be halfway from the tolerance's threshold to certainty, or else its face must pass
-        verification leading every other by ``VerifySettings.clear_lead``. Below the threshold
+        verification leading every other by ``VerifySettings.clear_lead`` where no other face
+        aligns best with it (``_aligned_otherwise``). Below the threshold
         (a small card in dim light, soft and noisy, whose face the fine look leads the runner-up
         by too little) the card then carries the verdict's probability of being right."""
         best: tuple[float, str, np.ndarray] | None = None
@@ -725,7 +741,20 @@ class CardReader:
         verdict = (self._remembered_verdict if below else self.verdict)(frame, quad, ingredient)
         if not verdict.passed or verdict.lead < self.verify_settings.clear_lead:
             return None
+        if self._aligned_otherwise(frame, quad, ingredient):
+            return None
         return sighting(ingredient, quad, verdict.probability if below else confidence)
+
+    def _aligned_otherwise(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> bool:
+        """Whether a face other than ``ingredient`` aligns best with ``quad`` (frame px,
+        ``face_align``). A quad a tenth of a small card off it shifts the card's face out of its
+        blocks: the fine look's guess there may be another face, and verification can pass that
+        face where its coarse colours fall as the card's do (class: a weak reading of a misfitted
+        quad confirmed by verification; tarot 93261151 of session 73's A/B, hard: a root read at
+        a box 12 px off it as the claw, guessed at 0.44 and leading by 0.19 in verification,
+        where the root's own face aligned moves the box onto the card)."""
+        found = self._aligner.aligned(frame, quad)
+        return found is not None and found[0] != ingredient
 
     def _read_thumbnail(self, small: np.ndarray, scale: float, box: np.ndarray) -> CardSighting | None:
         """The card a change's rectangle (``box``, work px) shows to the outlines' own reading

@@ -85,6 +85,8 @@ class CardLooks(Protocol):
 
     def named_again_at(self, frame: np.ndarray, card: CardSighting, quad: np.ndarray) -> CardSighting | None: ...
 
+    def named_where_its_face_aligns(self, frame: np.ndarray, card: CardSighting) -> CardSighting | None: ...
+
     def verified(self, frame: np.ndarray, reading: FrameReading, refit: bool = False) -> FrameReading: ...
 
     def counted_by_keypoints(self, frame: np.ndarray, reading: FrameReading) -> FrameReading: ...
@@ -203,12 +205,30 @@ def _read_in_the_changes(looks: CardLooks, frame: np.ndarray, small: np.ndarray,
                          compared: Comparison, named: list[CardSighting],
                          unread: Sequence[np.ndarray]) -> list[CardSighting]:
     """The cards read, each passing verification, in the changes the cards ``named`` leave
-    unexplained (``_read_changed_region``)."""
+    unexplained (``_read_changed_region``); a card that fails is named again where its face aligns
+    (``_passing_or_aligned``)."""
     found: list[CardSighting] = []
     for region in shelf.unexplained_regions(compared.changes, _quads(named), compared.sharp):
-        found += _passing(looks, frame, _read_changed_region(looks, frame, small, scale, compared, region,
-                                                             named + found, shelf, unread))
+        found += _passing_or_aligned(looks, frame, _read_changed_region(looks, frame, small, scale, compared,
+                                                                        region, named + found, shelf, unread))
     return found
+
+
+def _passing_or_aligned(looks: CardLooks, frame: np.ndarray, cards: list[CardSighting]) -> list[CardSighting]:
+    """The ``cards`` read in a change that pass verification (``_passing``), each that fails named
+    again where its own face aligned with its outline moves it and passing there
+    (``CardLooks.named_where_its_face_aligns``), unless that outline is cut by the frame's edge, as
+    no card read in a change may be (``_read_change``)."""
+    checked = looks.verified(frame, FrameReading("ok", cards)).cards
+    passing: list[CardSighting] = []
+    for card, verdict in zip(cards, checked):
+        if verdict.ingredient is not None:
+            passing.append(verdict)
+        elif card.ingredient is not None:
+            again = looks.named_where_its_face_aligns(frame, card)
+            if again is not None and not _cut_by_the_edge(np.asarray(again.quad, np.float32), frame.shape):
+                passing += _passing(looks, frame, [again])
+    return passing
 
 
 def _changed_area(shelf: EmptyShelf, compared: Comparison, shape: tuple[int, ...]) -> np.ndarray:
