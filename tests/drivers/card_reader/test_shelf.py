@@ -885,7 +885,7 @@ def test_a_card_read_in_a_change_is_named_where_its_face_aligns_only_within_the_
 
 
 def test_a_card_cut_by_the_frame_whose_face_aligns_beyond_it_keeps_the_frame_unsure() -> None:
-    # the class end to end: a card 0.15 of itself beyond the frame's top edge, read in its change
+    # the class end to end: a card reaching 26-62 px beyond the frame's top edge, read in its change
     # within the frame and failing verification there; its face aligned moves it beyond the edge
     # (placeholder 93261092 of session 73's A/B, hard, read "ok" with it before the edge's check)
     design = make_design("placeholder")
