@@ -41,7 +41,7 @@ from .shelf import Comparison, EmptyShelf, ShelfKeeper
 from .shelf_step import ReadCloser, told_by_shelf
 from .second_look import (HIDING_AREA, cut_off_by_the_frame, hiding_places, keypoint_confidence,
                           may_hide_a_whole_card, outlines_of, paint_out, place_by_keypoints, read_otherwise,
-                          settled_cards)
+                          settled_cards, unsettled_by)
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,9 @@ class CardReader:
             alone = self._read_by_the_shelf_alone(frame, shelf, compared)
             if alone is not None:
                 return alone
+            unsettled = self._unsettled_by_keypoints(frame)
+            if unsettled is not None:
+                return unsettled
         reading = self._read_at_every_size(frame)
         if self._shelf_keeper is not None:
             self._empty_shelf = self._shelf_keeper.update(frame, reading.status == "empty") or self._empty_shelf
@@ -232,6 +235,28 @@ class CardReader:
             self._shelf_keeper.update(frame, False)
         log.debug("card reader: ok by the shelf step alone")
         return alone
+
+    def _unsettled_by_keypoints(self, frame: np.ndarray) -> FrameReading | None:
+        """"unsure", with the cards the keypoints of the whole frame place unnamed, where those
+        placed with a card's shape leave a frame no reading can settle (``second_look.unsettled_by``:
+        one cut off by the frame's edge, or two overlapping more than a player lays them); else
+        None. The search is the one the shelf step alone made first, remembered. Every later stage
+        would read such a frame at length to leave it unsure: a card cut by the edge is never
+        named, and the second look refuses the frame on the same search (class: the time of frames
+        that must be unsure, 0.7-1.4 s each where a frame read "ok" takes 0.1: a tenth of a normal
+        set's frames and half of its time). A ``skewed`` card is left out: a homography a few
+        keypoints bent off a card can reach beyond the frame from one lying inside it, which the
+        stages read right (class: a card near the frame's edge placed bent, 31 inliers, by a
+        face's keypoints)."""
+        placed = [c for c in self._keypoints.find(frame)
+                  if keypoint_confidence(c.inliers) >= self.threshold and not skewed(c.quad)]
+        why = unsettled_by(placed, frame.shape)
+        if why is None:
+            return None
+        log.debug("card reader: unsure: %s, by the keypoints of the whole frame", why)
+        if self._shelf_keeper is not None:
+            self._shelf_keeper.update(frame, False)
+        return FrameReading("unsure", [sighting(None, c.quad, 0.0) for c in placed])
 
     def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading, named: list[CardSighting],
                                   within: np.ndarray | None = None) -> list[CardSighting]:

@@ -364,14 +364,10 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
             cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 0)
         features = FRAME_FEATURES // 2
     placed = [c for c in index.find(frame, mask, features) if keypoint_confidence(c.inliers) >= threshold]
-    if any(cut_off_by_the_frame(c.quad, frame.shape) for c in placed):
-        log.debug("second look: unsure: a card is cut off by the frame's edge")
+    unsettled = unsettled_by(placed, frame.shape)
+    if unsettled is not None:
+        log.debug("second look: unsure: %s", unsettled)
         return None
-    for i, a in enumerate(placed):
-        for b in placed[i + 1:]:
-            if shared_area(a.quad, b.quad) > 0.3 * min(quad_area(a.quad), quad_area(b.quad)):
-                log.debug("second look: unsure: two cards overlap more than a player lays them")
-                return None
     for seen in outline_cards:
         if seen.ingredient is None or seen.confidence < threshold:
             continue
@@ -381,6 +377,20 @@ def place_by_keypoints(frame: np.ndarray, outline_cards: Sequence[Sighting], ind
                 log.debug("second look: unsure: the outline and the keypoints read a card differently")
                 return None
     return [(c.ingredient, c.quad, keypoint_confidence(c.inliers)) for c in placed]
+
+
+def unsettled_by(placed: Sequence[KeypointCard], shape: tuple[int, ...]) -> str | None:
+    """Why the cards keypoints place (``placed``, frame px, in a frame of ``shape``) leave a frame
+    no reading can settle, or None: one is cut off by the frame's edge (``cut_off_by_the_frame``:
+    a card cut by the edge is never named, issue 15 point 2), or two overlap more than a player
+    lays them."""
+    if any(cut_off_by_the_frame(c.quad, shape) for c in placed):
+        return "a card is cut off by the frame's edge"
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            if shared_area(a.quad, b.quad) > 0.3 * min(quad_area(a.quad), quad_area(b.quad)):
+                return "two cards overlap more than a player lays them"
+    return None
 
 
 def read_otherwise(quad: np.ndarray, ingredient: str | None, placed: KeypointCard) -> bool:

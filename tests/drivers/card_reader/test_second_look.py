@@ -17,7 +17,9 @@ from drivers.card_reader.scenes import Conditions, Placement, Scene, compose_sce
 from drivers.card_reader.reading import CardSighting
 from drivers.card_reader.second_look import (Leftover, _may_hold_a_region, _quantile, could_hide_a_card,
                                              finger_bands, hiding_places, leftover_regions, may_hide_a_whole_card,
-                                             outlines_of, paint_out, place_by_keypoints, settled_cards)
+                                             outlines_of, paint_out, place_by_keypoints, settled_cards,
+                                             unsettled_by)
+from drivers.card_reader.keypoints import KeypointCard
 
 #: scenes (random_scene seeds from the tuning range) the outline reader alone leaves unsure:
 #: cards touching or overlapping into one blob, glare or a finger bending an outline, two copies
@@ -80,6 +82,20 @@ def test_a_card_merged_with_a_placed_one_is_read_once_that_one_is_painted_out(
 def test_a_card_cut_off_by_the_frame_stays_unsure(faces: dict[str, np.ndarray], reader: CardReader) -> None:
     scene = compose_scene(faces, [Placement("root", (0.5, 0.5), 0, 0.5), Placement("fern", (0.97, 0.5), 0, 0.5)])
     assert reader.identify(scene.image).status == "unsure"
+
+
+def test_the_keypoints_leave_a_frame_unsettled_by_a_card_cut_off_or_two_overlapping_more_than_a_player_lays_them() -> None:
+    shape = (480, 640, 3)
+    card = np.float32([[100, 100], [200, 100], [200, 240], [100, 240]])   # 100 x 140: a corner slack of 13 px
+    fern = KeypointCard("fern", card, 40)
+    assert unsettled_by([fern, KeypointCard("toad", card + [250, 0], 40)], shape) is None
+    assert unsettled_by([fern, KeypointCard("toad", card + [450, 0], 40)], shape) is None       # 10 px out: its slack
+    assert unsettled_by([fern, KeypointCard("toad", card + [500, 0], 40)], shape) == "a card is cut off by the frame's edge"
+    assert unsettled_by([KeypointCard("toad", card - [0, 130], 40)], shape) == "a card is cut off by the frame's edge"
+    assert unsettled_by([fern, KeypointCard("toad", card + [80, 0], 40)], shape) is None        # a fifth shared
+    assert (unsettled_by([fern, KeypointCard("toad", card + [50, 0], 40)], shape)
+            == "two cards overlap more than a player lays them")
+    assert unsettled_by([], shape) is None
 
 
 def test_the_reasons_for_staying_unsure_are_logged_without_ingredients(

@@ -18,9 +18,10 @@ from drivers.card_reader import shelf as shelf_module
 from drivers.card_reader.designs import BACKGROUND_KINDS, PATTERNED, design_scene, empty_shelf, judge, make_design
 from drivers.card_reader.designs import table_background
 from drivers.card_reader.fine_look import FineMatcher
-from drivers.card_reader.keypoints import quad_area, shared_area
+from drivers.card_reader.keypoints import KeypointCard, quad_area, shared_area
 from drivers.card_reader.quad_fit import order_quad
 from drivers.card_reader.reading import FrameReading, sighting
+from drivers.card_reader.second_look import cut_off_by_the_frame
 from drivers.card_reader.scenes import Conditions, Finger, Placement, compose_scene
 from drivers.card_reader.shelf import SETTINGS, EmptyShelf, ShelfKeeper, ShelfSettings
 from drivers.card_reader.shelf_step import WHOLE_CHANGE
@@ -200,6 +201,71 @@ def test_a_card_nobody_enrolled_keeps_the_frame_unsure(faces) -> None:
         reader.empty_shelf = shelf
         reading = reader.identify(frame.image)
         assert reading.status != "ok", (kind, reading)
+
+
+def _stages_read(reader: CardReader, monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
+    """The images every stage reads (``CardReader._read_at_every_size``), recorded."""
+    images: list[np.ndarray] = []
+    every_size = reader._read_at_every_size
+    monkeypatch.setattr(reader, "_read_at_every_size", lambda image: images.append(image) or every_size(image))
+    return images
+
+
+@pytest.mark.parametrize("kind, placements", [
+    ("felt", [Placement(SHIPPED_FACE_NAMES[1], (0.35, 0.5), 10.0, 0.45),
+              Placement(SHIPPED_FACE_NAMES[4], (0.96, 0.45), -5.0, 0.45)]),
+    ("stone", [Placement(SHIPPED_FACE_NAMES[2], (0.6, 0.45), 80.0, 0.4),
+               Placement(SHIPPED_FACE_NAMES[6], (0.3, 0.05), 170.0, 0.4)]),
+])
+def test_a_card_cut_off_by_the_frame_keeps_it_unsure_before_every_stage_reads_it(
+        faces, reader, monkeypatch, kind, placements) -> None:
+    # the class: a frame that must be unsure read by every stage and read closer, 0.7-1.4 s, to be
+    # left unsure; the keypoints of the whole frame, searched by the shelf step first, place the
+    # card cut by the frame's edge, which is never named
+    frame, shelf = table_scene(faces, kind, placements)
+    reader.empty_shelf = shelf
+    stages = _stages_read(reader, monkeypatch)
+    reading = reader.identify(frame.image)
+    assert reading.status == "unsure" and not stages
+    assert all(card.ingredient is None for card in reading.cards)
+    assert any(cut_off_by_the_frame(np.asarray(card.quad), frame.image.shape) for card in reading.cards)
+    monkeypatch.setattr(reader, "_unsettled_by_keypoints", lambda image: None)
+    assert reader.identify(frame.image).status == "unsure" and stages      # at length, to the same end
+
+
+@pytest.mark.parametrize("quad, bent", [
+    ([[500, 150], [700, 150], [700, 430], [500, 430]], False),
+    ([[589, 187], [723, 581], [345, 492], [396, 209]], True),     # opposite sides 1.4 and 2.0 apart
+])
+def test_only_a_card_placed_with_a_cards_shape_beyond_the_frame_keeps_it_unsure_before_the_stages(
+        faces, reader, monkeypatch, quad, bent) -> None:
+    # the class: a homography a few keypoints bent off a card lying inside the frame reaches beyond
+    # its edge; the stages read that frame (a card placed so, here beside the card in view, in a
+    # frame the shelf step alone leaves to them)
+    frame, shelf = table_scene(faces, "felt", one_card(2))
+    reader.empty_shelf = shelf
+    search = reader._keypoints.find
+    placed = KeypointCard(SHIPPED_FACE_NAMES[5], np.float32(quad), 60)
+    monkeypatch.setattr(reader._keypoints, "find", lambda image, *args: search(image, *args) + [placed])
+    monkeypatch.setattr(reader, "_read_by_the_shelf_alone", lambda *args: None)
+    stages = _stages_read(reader, monkeypatch)
+    reading = reader.identify(frame.image)
+    assert bool(stages) is bent
+    assert bent or (reading.status == "unsure" and all(c.ingredient is None for c in reading.cards)
+                    and any(np.allclose(np.asarray(c.quad), quad) for c in reading.cards))
+
+
+def test_two_cards_overlapping_more_than_a_player_lays_them_keep_it_unsure_before_every_stage_reads_it(
+        faces, reader, monkeypatch) -> None:
+    placements = [Placement(SHIPPED_FACE_NAMES[3], (0.42, 0.5), 0.0, 0.5),
+                  Placement(SHIPPED_FACE_NAMES[5], (0.55, 0.55), 25.0, 0.5)]
+    frame, shelf = table_scene(faces, "cloth", placements)
+    reader.empty_shelf = shelf
+    stages = _stages_read(reader, monkeypatch)
+    reading = reader.identify(frame.image)
+    assert reading.status == "unsure" and not stages
+    quads = [np.asarray(card.quad, np.float32) for card in reading.cards]
+    assert any(shared_area(a, b) > 0.3 * min(quad_area(a), quad_area(b)) for i, a in enumerate(quads) for b in quads[i + 1:])
 
 
 def test_a_glare_spot_on_the_table_beside_a_card_is_not_a_card(faces, reader) -> None:
