@@ -204,7 +204,11 @@ class CardReader:
             if alone is not None:
                 return alone
             unsettled = self._unsettled_by_keypoints(frame)
+            if unsettled is None:
+                unsettled = self._turned_over(frame)
             if unsettled is not None:
+                if self._shelf_keeper is not None:
+                    self._shelf_keeper.update(frame, False)
                 return unsettled
         reading = self._read_at_every_size(frame)
         if self._shelf_keeper is not None:
@@ -254,9 +258,19 @@ class CardReader:
         if why is None:
             return None
         log.debug("card reader: unsure: %s, by the keypoints of the whole frame", why)
-        if self._shelf_keeper is not None:
-            self._shelf_keeper.update(frame, False)
         return FrameReading("unsure", [sighting(None, c.quad, 0.0) for c in placed])
+
+    def _turned_over(self, frame: np.ndarray) -> FrameReading | None:
+        """"unsure" with the backs the count by keypoints places in the whole frame, face down
+        (``_backs_told``), or None where it places none. A card face down is never named, and that
+        count keeps every "ok" beside a back unsure; every stage and the read closer would read
+        such a frame at length to leave it so (class: the time of frames with a card face down,
+        0.4-0.9 s each, where the count's search of the whole frame takes 0.02)."""
+        told = self._backs_told(frame, FrameReading("unsure"))
+        if not told.face_down:
+            return None
+        log.debug("card reader: unsure: a card lies face down, by the keypoints of the whole frame")
+        return told
 
     def cards_placed_by_keypoints(self, frame: np.ndarray, reading: FrameReading, named: list[CardSighting],
                                   within: np.ndarray | None = None) -> list[CardSighting]:
