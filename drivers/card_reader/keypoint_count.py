@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .keypoints import KeypointIndex, quad_area, shared_area
+from .keypoints import KeypointCard, KeypointIndex, quad_area, shared_area
 from .settings_check import check_settings
 
 #: the back's key in the keypoint index: no face name can be it (face names are non-empty and
@@ -66,6 +66,15 @@ class KeypointCountSettings:
 SETTINGS = KeypointCountSettings()
 
 
+def evened_contrast(frame: np.ndarray, settings: KeypointCountSettings = SETTINGS) -> np.ndarray:
+    """``frame`` (BGR) in grey, its contrast evened out tile by tile (CLAHE, ``contrast_tiles``
+    and ``contrast_gain``) for ORB's fixed corner threshold."""
+    tiles = settings.contrast_tiles
+    # a CLAHE object keeps work buffers: one a call, so two threads never share one
+    contrast = cv2.createCLAHE(settings.contrast_gain, (tiles, tiles))
+    return contrast.apply(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+
+
 @dataclass(frozen=True)
 class PlacedCard:
     """A card placed by its keypoints: its corners (frame px) and whether it is the back."""
@@ -82,6 +91,13 @@ class KeypointCount:
         self._index = KeypointIndex({**faces, **({BACK_KEY: back} if back is not None else {})})
         self.settings = settings
 
+    def placed(self, frame: np.ndarray) -> list[KeypointCard]:
+        """Every card this count's search places in the whole of ``frame``, its contrast evened
+        out, the back among them (``BACK_KEY``): the search ``find`` makes with no card named,
+        remembered with it."""
+        everywhere = np.full(frame.shape[:2], 255, np.uint8)
+        return self._index.find(evened_contrast(frame, self.settings), everywhere, self.settings.features)
+
     def find(self, frame: np.ndarray, named: Sequence[np.ndarray],
              faces: Sequence[str | None] | None = None) -> list[PlacedCard]:
         """Cards placed in ``frame`` apart from the ``named`` cards' quads (frame px), whose faces
@@ -93,12 +109,8 @@ class KeypointCount:
         mask = np.full(frame.shape[:2], 255, np.uint8)
         for quad in named:
             cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 0)
-        tiles = self.settings.contrast_tiles
-        # a CLAHE object keeps work buffers: one a call, so two threads never share one
-        contrast = cv2.createCLAHE(self.settings.contrast_gain, (tiles, tiles))
-        grey = contrast.apply(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
         found = []
-        for card in self._index.find(grey, mask, self.settings.features):
+        for card in self._index.find(evened_contrast(frame, self.settings), mask, self.settings.features):
             area = quad_area(card.quad)
             if any(face in (None, card.ingredient) and shared_area(card.quad, q) > self.settings.shared * min(
                     area, quad_area(q)) for q, face in zip(named, own)):
