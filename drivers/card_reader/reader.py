@@ -58,6 +58,11 @@ FEATURELESS = 0.03
 #: (from 66500000) all but 18; of 2376 on 3000 (from 93240000) all but 39, which the stages read
 #: right too but for 2 left `unsure` (and one read right that the shelf step had read anyway)
 ALONE_PIECES = 0.05
+#: a card the count by keypoints places stands in for the search about an outline only where more
+#: than this share of it lies in the outline: the card the outline holds lies in it but for the
+#: outline's misfit (full-bleed 69570988's scorpion: 0.95 of it), and a copy of its face elsewhere
+#: shares at most the 0.3 two cards overlap as a player lays them
+IN_THE_OUTLINE = 0.5
 
 
 
@@ -662,14 +667,14 @@ class CardReader:
     def _placed_in_evened_contrast(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> np.ndarray | None:
         """The card ``ingredient`` the count by keypoints places in the whole frame, its contrast
         evened out (``KeypointCount.placed``), lying mostly (over half of it) in an outline
-        (``quad``, frame px), or None. A smooth face gives ORB too few corners in the frame's own
+        (``quad``, frame px; ``IN_THE_OUTLINE``), or None. A smooth face gives ORB too few corners in the frame's own
         contrast for the search about the outline to place it, where the count's search does
         (class: a heavy overlap outlined as the top card widened over three quarters of the card
         beneath, passing verification by 0.026; the top card's smooth photograph placed only so,
         by 17 keypoints: full-bleed 69570988 of the run at 1998cca, wrong there). A card of the
         same face elsewhere (two copies) lies outside the outline and is not taken."""
         placed = [card.quad for card in self._keypoint_count.placed(frame) if card.ingredient == ingredient
-                  and shared_area(card.quad, quad) > 0.5 * quad_area(card.quad)]
+                  and shared_area(card.quad, quad) > IN_THE_OUTLINE * quad_area(card.quad)]
         return max(placed, key=lambda p: shared_area(p, quad), default=None)
 
     def _placed_about(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> np.ndarray | None:
