@@ -666,8 +666,8 @@ class CardReader:
 
     def _placed_in_evened_contrast(self, frame: np.ndarray, quad: np.ndarray, ingredient: str) -> np.ndarray | None:
         """The card ``ingredient`` the count by keypoints places in the whole frame, its contrast
-        evened out (``KeypointCount.placed``), lying mostly (over half of it) in an outline
-        (``quad``, frame px; ``IN_THE_OUTLINE``), or None. A smooth face gives ORB too few corners in the frame's own
+        evened out (``KeypointCount.placed``), lying mostly (``IN_THE_OUTLINE``) in an outline
+        (``quad``, frame px), or None. A smooth face gives ORB too few corners in the frame's own
         contrast for the search about the outline to place it, where the count's search does
         (class: a heavy overlap outlined as the top card widened over three quarters of the card
         beneath, passing verification by 0.026; the top card's smooth photograph placed only so,
