@@ -675,10 +675,21 @@ class EmptyShelf:
         holds at least ``sharp_inside`` card widths (``card_width`` px) of ``sharp`` edge inside,
         off its rim: a card's outline or face. Light's soft edge keeps to its rim, where a card's
         outline beside it may lie."""
+        return np.asarray(self._sharp_inside(mask, labels, count, sharp)
+                          >= self.settings.sharp_inside * self._edge_band(card_width))
+
+    @staticmethod
+    def _sharp_inside(mask: np.ndarray, labels: np.ndarray, count: int, sharp: np.ndarray) -> np.ndarray:
+        """Per label (``count`` of them) of the parts ``labels`` of a uint8 ``mask``: the px of
+        ``sharp`` edge it holds off its rim."""
         inside = cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
-        sharp_px = np.bincount(labels[inside & sharp], minlength=count)
-        band = 3 * card_width                                # px of a card's width of edge, dilated a pixel either way
-        return np.asarray(sharp_px >= self.settings.sharp_inside * band)
+        return np.bincount(labels[inside & sharp], minlength=count)
+
+    @staticmethod
+    def _edge_band(card_width: float) -> float:
+        """The px of sharp edge a card's width (``card_width`` px) of outline makes, dilated a
+        pixel either way."""
+        return 3 * card_width
 
     def _shelf_share(self, light: np.ndarray, drift: np.ndarray) -> np.ndarray:
         """The share of each pixel's light (``light``, log; a mean over its channels) that is the
@@ -1099,17 +1110,26 @@ class EmptyShelf:
         ``quads`` (frame px) and their rim (``placed_rim``) in parts that may be a card: each
         holding at least ``sharp_inside`` card widths of sharp edge (a card's outline or face)
         inside, by the change's ``sharp`` edges; the fringe of a glare or a shadow beside a card
-        holds next to none. 1.0 with no quads."""
+        holds next to none. Parts the rim alone cuts apart are judged as one, by the sharp edge
+        they hold inside together (class: the visible part of a card beneath another, which the
+        rim around the card on top's corner cut in two, each part too narrow to hold a card's
+        width of edge inside its own rim). 1.0 with no quads."""
         if not quads:
             return 1.0
         width = self._card_width(region, quads)
         rim = 2 * max(1, round(self.settings.placed_rim * width)) + 1
-        inside = cv2.dilate(self._filled(region.shape, quads),
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))) > 0
+        filled = self._filled(region.shape, quads)
+        inside = cv2.dilate(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))) > 0
         rest = (region & ~inside).astype(np.uint8)
         count, labels = cv2.connectedComponents(rest)
         size = np.bincount(labels.ravel(), minlength=count)
-        may_be_a_card = self._may_be_cards(rest, labels, count, sharp, width)
+        _, joined = cv2.connectedComponents((region & (filled == 0)).astype(np.uint8))
+        whole_of = np.zeros(count, np.int32)                  # each part's change as the rim did not cut it
+        whole_of[labels.ravel()] = joined.ravel()
+        sharp_px = self._sharp_inside(rest, labels, count, sharp)
+        sharp_px[0] = 0
+        held = np.bincount(whole_of, weights=sharp_px)[whole_of]
+        may_be_a_card = held >= self.settings.sharp_inside * self._edge_band(width)
         may_be_a_card[0] = False
         return float(size[may_be_a_card].sum()) / max(1, int(np.count_nonzero(region)))
 
@@ -1142,12 +1162,29 @@ class EmptyShelf:
         parts = self.unexplained_parts(compared.changes, cards, compared.sharp)
         return sum(float(np.count_nonzero(part)) for part in parts) / self._card_area(cards)
 
+    def fingers(self, changes: np.ndarray, cards: list[np.ndarray], sharp: np.ndarray) -> np.ndarray:
+        """Where ``changes`` (a mask at ``settings.width``) beyond the ``cards`` (quads, frame px) are
+        a finger or an arm, as ``unexplained_parts`` tells one (a bool mask like ``changes``)."""
+        fingers = np.zeros(changes.shape, bool)
+        for region, finger in self._beyond_the_cards(changes, cards, sharp, self.settings.least_seen):
+            if finger:
+                fingers |= region
+        return fingers
+
     def _unexplained(self, changes: np.ndarray, cards: list[np.ndarray], sharp: np.ndarray | None,
                      least: float) -> list[np.ndarray]:
         """The changes of ``unexplained_regions`` of at least ``least`` px at ``settings.width``."""
+        return [region for region, explained in self._beyond_the_cards(changes, cards, sharp, least, True)
+                if not explained]
+
+    def _beyond_the_cards(self, changes: np.ndarray, cards: list[np.ndarray], sharp: np.ndarray | None,
+                          least: float, light: bool = False) -> list[tuple[np.ndarray, bool]]:
+        """The changes beyond the ``cards`` and their margin of at least ``least`` px at
+        ``settings.width``, each a bool mask with whether it is a finger or an arm (the bands from
+        the frame's edge among them) or, where ``light`` is asked, light beside the cards."""
         mask = changes.astype(np.uint8)
         width = self._card_width(mask, cards)
-        bands = finger_bands(mask * 255, width) > 0          # a finger or an arm coming in from the edge
+        bands = (finger_bands(mask * 255, width) > 0) & (mask > 0)   # a finger or an arm coming in from the edge
         mask[bands] = 0
         under = np.zeros_like(mask)
         in_the_margin = np.zeros_like(mask)
@@ -1168,22 +1205,16 @@ class EmptyShelf:
         if cards and pieces:
             in_pieces = self._finger_in_pieces(changes > 0, width)
             from_the_edge = in_pieces | self._finger_in_line(mask > 0, under, width) | self._beyond_a_band(mask > 0, bands)
-        regions = []
+        judged = [(bands, True)] if bands.any() else []
         for region in pieces:
-            if in_pieces is not None and self._in_a_finger_band(region, in_pieces):
-                continue
-            if cards and self._finger_on_a_card(region, under, width, from_the_edge):
-                continue
-            if cards and sharp is not None and self._light_beside_the_cards(region, changes > 0, sharp, width):
-                continue
-            if cards and sharp is not None and self._finger_in_light(region, under, changes > 0, sharp, width,
-                                                                     from_the_edge):
-                continue
-            if cards and sharp is not None and self._finger_with_its_light(region, under, changes > 0, sharp, width,
-                                                                           from_the_edge):
-                continue
-            regions.append(region)
-        return regions
+            explained = ((in_pieces is not None and self._in_a_finger_band(region, in_pieces))
+                         or (bool(cards) and self._finger_on_a_card(region, under, width, from_the_edge)))
+            if not explained and cards and sharp is not None:
+                explained = ((light and self._light_beside_the_cards(region, changes > 0, sharp, width))
+                             or self._finger_in_light(region, under, changes > 0, sharp, width, from_the_edge)
+                             or self._finger_with_its_light(region, under, changes > 0, sharp, width, from_the_edge))
+            judged.append((region, explained))
+        return judged
 
     def _large_with_the_margin(self, labels: np.ndarray, stats: np.ndarray, in_the_margin: np.ndarray,
                                least: float, grow: int) -> np.ndarray:

@@ -488,9 +488,15 @@ def _lies_in(shelf: EmptyShelf, region: np.ndarray, cards: list[CardSighting]) -
 
 def _cover(shelf: EmptyShelf, compared: Comparison, region: np.ndarray, cards: list[CardSighting]) -> bool:
     """Whether ``cards`` together cover a change (``region``) but for ``1 - WHOLE_CHANGE`` of it
-    in parts that may be a card."""
+    in parts that may be a card. A finger on them, as the changes left unexplained tell one
+    (``EmptyShelf.fingers``), is not part of the change: it holds a card's width of sharp edge
+    and more, and lay over a third of the change of a small card it crossed (class: a card with
+    a finger on it, read in its change, the frame left unsure)."""
     quads = _quads(cards)
-    return shelf.uncovered_share(region, quads, compared.sharp) <= 1 - WHOLE_CHANGE
+    if not quads:
+        return False
+    bare = region & ~shelf.fingers(region, quads, compared.sharp)
+    return shelf.uncovered_share(bare, quads, compared.sharp) <= 1 - WHOLE_CHANGE
 
 
 def _read_change(looks: CardLooks, frame: np.ndarray, small: np.ndarray, scale: float, box: np.ndarray,
