@@ -490,8 +490,8 @@ def _cover(shelf: EmptyShelf, compared: Comparison, region: np.ndarray, cards: l
     """Whether ``cards`` together cover a change (``region``) but for ``1 - WHOLE_CHANGE`` of it
     in parts that may be a card. A finger on them, as the changes left unexplained tell one
     (``EmptyShelf.fingers``), is not part of the change: it holds a card's width of sharp edge
-    and more, and lay over a third of the change of a small card it crossed (class: a card with
-    a finger on it, read in its change, the frame left unsure)."""
+    and more, and made a fifth to a third of the change of a small card it crossed (class: a card
+    with a finger on it, read in its change, the frame left unsure)."""
     quads = _quads(cards)
     if not quads:
         return False

@@ -781,9 +781,9 @@ def test_a_finger_drawn_short_meets_the_card_at_its_end_where_a_cards_strip_meet
 
 def test_a_finger_on_a_card_read_in_its_change_is_not_a_part_the_card_leaves_uncovered(faces) -> None:
     # the class: a card with a finger on it, read in its change (the read closer's too); the
-    # finger holds a card's width of sharp edge and more, and it lay over a third of the change of
-    # a small card it crossed, which the card left uncovered, so the frame stayed unsure. The
-    # changes left unexplained tell a finger from a card's strip: the strip still counts
+    # finger holds a card's width of sharp edge and more, and it made a fifth to a third of the
+    # change of a small card it crossed, which the card left uncovered, so the frame stayed
+    # unsure. The changes left unexplained tell a finger from a card's strip: the strip counts
     frame, shelf = table_scene(faces, "felt", [])
     compared = shelf.compare(frame.image)
     assert compared is not None
@@ -793,9 +793,9 @@ def test_a_finger_on_a_card_read_in_its_change_is_not_a_part_the_card_leaves_unc
     strip = [(50, 30), (62, 30), (62, 72), (50, 72)]                      # a card's strip beside it
     for beside, covered in ((finger, True), (strip, False)):
         region = _mask_of([named, beside])
-        sharp = compared._replace(sharp=region.copy())                    # sharp edge all over
+        sharp_all_over = compared._replace(sharp=region.copy())
         assert np.count_nonzero(_mask_of([beside]) & ~_mask_of([named])) > (1 - WHOLE_CHANGE) * region.sum()
-        assert shelf_step._cover(shelf, sharp, region, [card]) is covered, beside
+        assert shelf_step._cover(shelf, sharp_all_over, region, [card]) is covered, beside
     no_fingers = EmptyShelf(shelf.frame, dataclasses.replace(SETTINGS, finger_length=99.0, finger_at_its_end=99.0))
     region = _mask_of([named, finger])
     assert not shelf_step._cover(no_fingers, compared._replace(sharp=region.copy()), region, [card])
