@@ -660,14 +660,55 @@ class EmptyShelf:
         the card lies (class: light beside a card named, unexplained); a card in that shadow
         keeps its own outline inside it. An edge too short to judge (a region cut all round) is
         not light."""
+        if not self._soft_rim(region, changes, sharp):
+            return False
         u8 = region.astype(np.uint8)
-        edge = region & ~(cv2.erode(u8, np.ones((3, 3), np.uint8)) > 0)
+        return not self._may_be_cards(u8, u8.astype(np.int32), 2, sharp, card_width)[1]
+
+    def light_on_the_empty_shelf(self, region: np.ndarray, compared: Comparison) -> bool:
+        """Whether a change where no card is named (``region``, a mask at ``settings.width``, of
+        ``compared``'s changes) is light, as ``_light_beside_the_cards`` tells it for the smallest
+        card the kit reads once the glare's own slope (``_glare_slope``) is left out of the sharp
+        edges. On a dark shelf a glare climbs in log light as steeply as a card's outline, and the
+        change round it (a shadow it lies in, or the fringe the glare's test leaves, its added
+        light short of ``glare_level``) met that slope on its rim and held it inside (class: glare
+        and a shadow on an empty table, read unsure). A card's outline apart from the glare stays
+        sharp; the smallest card lying in the glare's slope loses most of it, so the rule is asked
+        only of a change in which no card was read."""
+        beyond_the_glare = compared.sharp & ~self._glare_slope(compared)
+        if not self._soft_rim(region, compared.changes > 0, beyond_the_glare):
+            return False
+        u8 = region.astype(np.uint8)
+        smallest_width = self.settings.smallest_card * region.shape[0] / self.settings.card_aspect
+        return not self._may_be_cards(u8, u8.astype(np.int32), 2, beyond_the_glare, smallest_width)[1]
+
+    @staticmethod
+    def _glare_slope(compared: Comparison) -> np.ndarray:
+        """Where ``compared``'s sharp edges are a glare's own slope (a bool mask): the parts of them
+        that reach where it found the shelf under glare, as far from that glare as its own radius
+        (the radius of a disc of its area). A glare's slope spread 7-11 px beyond glares of 8-13
+        px radius (at ``settings.width``; 9 glares of empty tables, two designs' probe scenes and
+        the tests'); a card's outline meeting the glare counts beyond that."""
+        glare = compared.glare.astype(bool)
+        count, parts = cv2.connectedComponents(compared.sharp.astype(np.uint8))
+        reach = cv2.dilate(glare.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        of_the_glare = np.zeros(count, bool)
+        of_the_glare[parts[reach & compared.sharp]] = True
+        of_the_glare[0] = False                              # no sharp edge
+        distance, nearest = cv2.distanceTransformWithLabels((~glare).astype(np.uint8), cv2.DIST_L2, 5,
+                                                            labelType=cv2.DIST_LABEL_CCOMP)
+        radius = np.sqrt(np.bincount(nearest[glare], minlength=int(nearest.max()) + 1) / np.pi)
+        return of_the_glare[parts] & (distance <= radius[nearest])
+
+    def _soft_rim(self, region: np.ndarray, changes: np.ndarray, sharp: np.ndarray) -> bool:
+        """Whether a change's (``region``, cut from ``changes``) own edge, where it meets the
+        unchanged shelf within the frame, is long enough to judge (``least_edge``) and mostly off
+        the ``sharp`` edges (``least_sharp``)."""
+        edge = region & ~(cv2.erode(region.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
         edge &= cv2.dilate((~changes).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = False
         own = int(np.count_nonzero(edge))
-        if own < self.settings.least_edge or np.count_nonzero(edge & sharp) >= self.settings.least_sharp * own:
-            return False
-        return not self._may_be_cards(u8, u8.astype(np.int32), 2, sharp, card_width)[1]
+        return own >= self.settings.least_edge and int(np.count_nonzero(edge & sharp)) < self.settings.least_sharp * own
 
     def _may_be_cards(self, mask: np.ndarray, labels: np.ndarray, count: int, sharp: np.ndarray,
                       card_width: float) -> np.ndarray:

@@ -121,17 +121,16 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
         return _unsure(reading, "a card named where nothing changed since the shelf was empty")
     regions = shelf.unexplained_regions(changes, _quads(named), sharp)
     if not regions and not named:
-        if not _only_the_shelf_unread(frame, reading, shelf, compared, named):
-            log.debug("card reader: %s: an outline the stages could not read is not the shelf's", reading.status)
-            return reading
-        log.debug("card reader: empty: nothing of a card's size changed since the shelf was empty")
-        return FrameReading("empty")
+        return _empty_unless_outlined(frame, reading, shelf, compared, "nothing of a card's size changed")
     if reading.status == "ok" and not regions:
         return _unless_hidden(shelf, frame, compared, named, reading)
     read_closer = None
     if regions:
         found, placed, read_closer = _cards_in_the_changes(looks, frame, reading, shelf, compared, named, closer)
         named = _grown(looks, frame, shelf, compared, named + found)
+        if not named and reading.status == "empty" and all(
+                shelf.light_on_the_empty_shelf(region, compared) for region in regions):
+            return _empty_unless_outlined(frame, reading, shelf, compared, "every change is light")
         if shelf.unexplained(changes, _quads(named), sharp):
             return _unsure(reading, "a change since the shelf was empty that no card named explains")
         if not all(_cover(shelf, compared, region, named) for region in regions if _lies_in(shelf, region, placed)):
@@ -153,6 +152,17 @@ def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, sh
     # count is made again beside these (class: a back the shelf saw no change for, placed by its
     # keypoints only once the card beside it is masked, dropped from an "ok")
     return looks.counted_by_keypoints(frame, settled)
+
+
+def _empty_unless_outlined(frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf, compared: Comparison,
+                           why: str) -> FrameReading:
+    """"empty" for a frame where no card is named and the shelf saw no change of a card (``why``),
+    unless an outline of ``reading`` the stages could not read is not the shelf's (then ``reading``)."""
+    if not _only_the_shelf_unread(frame, reading, shelf, compared, []):
+        log.debug("card reader: %s: an outline the stages could not read is not the shelf's", reading.status)
+        return reading
+    log.debug("card reader: empty: %s since the shelf was empty", why)
+    return FrameReading("empty")
 
 
 def _refitted(looks: CardLooks, frame: np.ndarray, named: list[CardSighting]) -> list[CardSighting]:

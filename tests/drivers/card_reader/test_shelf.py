@@ -695,6 +695,80 @@ def test_a_glare_on_a_shadows_rim_on_an_empty_table_is_not_a_change(faces, kind,
         assert shelf.unexplained(compared.changes, [], compared.sharp) == [], (kind, seed, turn)
 
 
+def _glare_in_a_shadow(turn: int) -> Conditions:
+    """A shadow over the middle of the table, and a glare inside it, ``turn`` eighths round it."""
+    angle = 2 * np.pi * turn / 8
+    return dataclasses.replace(LIGHT, shadow=(0.5, 0.45, 0.24, 0.42),
+                               glare=(0.5 + 0.144 * np.cos(angle), 0.45 + 0.1 * np.sin(angle), 0.055, 0.75))
+
+
+@pytest.mark.parametrize(("kind", "seed", "turns"), (("copper", 0, (0, 1, 3, 4, 5, 7)), ("copper", 2, (0, 1, 3, 4)),
+                                                     ("cloth", 0, (0, 4))))
+def test_a_glare_in_a_shadow_on_an_empty_table_is_light_once_its_slope_is_left_out(faces, kind, seed, turns) -> None:
+    # the class: on a dark table a glare climbs in log light as steeply as a card's outline, and
+    # the shadow round it is a change whose rim and inside hold that slope: taken for a card's
+    # edge, the empty table read unsure (placeholder 90720040 of a probe). Where no card is named,
+    # the sharp edges reaching the glare are left out. These placements leave a change on the
+    # old code; others of the compound still do (docs/card_reader.md, Known limits)
+    for turn in turns:
+        frame, shelf = table_scene(faces, kind, [], _glare_in_a_shadow(turn), seed=seed)
+        compared = shelf.compare(frame.image)
+        assert compared is not None
+        regions = shelf.unexplained_regions(compared.changes, [], compared.sharp)
+        assert regions, (kind, seed, turn)                     # a change, as the cards-named rules see it
+        assert all(shelf.light_on_the_empty_shelf(region, compared) for region in regions), (kind, seed, turn)
+
+
+def _card_in_a_shadow(seed: int, turn: int, height: float) -> list[Placement]:
+    """A card of ``height`` in the shadow of ``_glare_in_a_shadow(turn)``, a tenth of the frame
+    from its middle, away from the glare."""
+    angle = np.pi * turn / 4 + 2
+    return [Placement(SHIPPED_FACE_NAMES[(seed + turn) % 8], (0.5 + 0.1 * np.cos(angle), 0.45 + 0.1 * np.sin(angle)),
+                      30.0 * turn, height)]
+
+
+@pytest.mark.parametrize("kind", ("copper", "iron"))
+def test_a_card_in_a_shadow_apart_from_a_glare_on_a_table_where_no_card_is_named_is_not_light(faces, kind) -> None:
+    # the class the rule above must not take in: a card keeps its own sharp outline apart from
+    # the glare's slope (judged as the smallest card: a card's usual width took two of the
+    # smallest cards on iron for light)
+    for seed in (0, 1):
+        for turn in range(8):
+            for height in (0.25, 0.45):
+                frame, shelf = table_scene(faces, kind, _card_in_a_shadow(seed, turn, height), _glare_in_a_shadow(turn),
+                                           seed=seed)
+                compared = shelf.compare(frame.image)
+                assert compared is not None
+                regions = shelf.unexplained_regions(compared.changes, [], compared.sharp)
+                assert any(not shelf.light_on_the_empty_shelf(region, compared) for region in regions), \
+                    (kind, seed, turn, height)
+
+
+@pytest.mark.parametrize(("kind", "seed", "turn"), (("copper", 1, 7), ("iron", 0, 2), ("iron", 2, 3), ("felt", 0, 2),
+                                                    ("felt", 0, 3), ("felt", 2, 3), ("felt", 2, 6)))
+def test_the_smallest_card_under_the_glares_slope_in_a_shadow_is_never_read_empty(faces, reader, kind, seed,
+                                                                                   turn) -> None:
+    # the smallest card the kit reads, lying in the glare's slope, loses most of its outline with
+    # it and the change round it is taken for light; the frame is empty only where the shelf step
+    # read no card in that change either (read first, felt 0 3 read ok; the rule judged before
+    # the change was read made it empty)
+    frame, shelf = table_scene(faces, kind, _card_in_a_shadow(seed, turn, 0.15), _glare_in_a_shadow(turn), seed=seed)
+    reader.empty_shelf = shelf
+    try:
+        assert reader.identify(frame.image).status != "empty"
+    finally:
+        reader.empty_shelf = None
+
+
+@pytest.mark.parametrize("seed", (90_720_040, 90_720_263))
+def test_an_empty_table_with_a_glare_whose_slope_bounds_the_change_round_it_reads_empty(seed: int) -> None:
+    # the class above, end to end: a glare in a shadow on copper, and the fringe round a glare on
+    # felt that the glare's test left (its added light short of ``glare_level``)
+    design = make_design("placeholder")
+    reader = CardReader(enroll(dict(design.faces), design.back))
+    assert read(reader, design_scene(design, seed, kind="empty"), True) == "right"
+
+
 def test_a_change_of_a_card_size_the_stages_see_no_outline_of_is_not_read_empty(faces, reader) -> None:
     # the class: the stages read "empty" (a blank card out of focus: no edge to outline) while
     # the shelf sees a card's size of change that no card explains; the kit does not say the
