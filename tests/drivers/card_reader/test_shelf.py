@@ -708,8 +708,8 @@ def test_a_glare_in_a_shadow_on_an_empty_table_is_light_once_its_slope_is_left_o
     # the class: on a dark table a glare climbs in log light as steeply as a card's outline, and
     # the shadow round it is a change whose rim and inside hold that slope: taken for a card's
     # edge, the empty table read unsure (placeholder 90720040 of a probe). Where no card is named,
-    # the sharp edges reaching the glare are left out. These placements leave a change on the
-    # old code; others of the compound still do (docs/card_reader.md, Known limits)
+    # the glare's own slope is left out. These placements leave a change on the old code; others
+    # of the compound still do (docs/card_reader.md, Known limits)
     for turn in turns:
         frame, shelf = table_scene(faces, kind, [], _glare_in_a_shadow(turn), seed=seed)
         compared = shelf.compare(frame.image)
@@ -721,7 +721,7 @@ def test_a_glare_in_a_shadow_on_an_empty_table_is_light_once_its_slope_is_left_o
 
 def _card_in_a_shadow(seed: int, turn: int, height: float) -> list[Placement]:
     """A card of ``height`` in the shadow of ``_glare_in_a_shadow(turn)``, a tenth of the frame
-    from its middle, away from the glare."""
+    from its middle and a third of a turn round it from the glare."""
     angle = np.pi * turn / 4 + 2
     return [Placement(SHIPPED_FACE_NAMES[(seed + turn) % 8], (0.5 + 0.1 * np.cos(angle), 0.45 + 0.1 * np.sin(angle)),
                       30.0 * turn, height)]
