@@ -818,6 +818,11 @@ class EmptyShelf:
         slope fills both bands of the texture where it lies (class: an outline over a soft glare on
         an empty table, a block of it at the glare's rim, its texture seen again beside the glare
         and not across it); with fewer than ``least_seen`` pixels off it, a block is not judged.
+        Nor is what the frame or its shelf burnt out (``Comparison.burnt``), where no texture is
+        left to see, on the whole as in its blocks (class: a checked tablecloth captured under a
+        brighter light, its pale squares burnt out, and an outline over them judged on the whole by
+        pixels where the shelf holds no texture: the ribbon's 69610936, an empty table of session
+        75's run read unsure).
         The part of the frame ``read_closer`` (a quad, frame px), where cards were read
         again closer with the shelf, is left out: that reading judged the outlines there (class: an
         outline round small cards, too small for the outline stages, and the finger or shadow
@@ -839,7 +844,7 @@ class EmptyShelf:
             if not judged or np.count_nonzero(unchanged) < self.settings.least_seen:
                 return False
             inside = unchanged
-        off_glare = inside if washed_by is None else inside & ~washed_by.glare
+        off_glare = inside if washed_by is None else inside & ~washed_by.glare & ~washed_by.burnt
         if np.count_nonzero(off_glare) >= self.settings.least_seen and not self._seen_again(texture, off_glare):
             return False
         side = max(3, round(self._card_width(changes, cards) if cards else
