@@ -194,11 +194,12 @@ class ShelfSettings:
     #: ... and only while its parts wider than a finger (an opening by ``finger`` card widths) add
     #: up to less than this share of a card: the fringe where the finger meets the card lies within
     #: the card's margin and leaves none (fingers alone so long and narrow: 0.0, in development
-    #: and seen scenes, and 24 of 24 in session 76's A/B), where a card's visible part, joined to
+    #: and seen scenes, and 44 of 44 in session 76's A/B), where a card's visible part, joined to
     #: the change of the finger lying over it and diluted by the finger's length, left 0.23 (a
     #: wrong reading of the run at fa24fe8), 0.0996 (a wrong reading of the ribbon's run at
-    #: d3f3531, 69621429, under 0.1 before) and 0.055-0.096 (covered cards of that A/B), and a palm
-    #: 0.51 (a hand, which the benchmark asks ``unsure`` of)
+    #: d3f3531, 69621429, under 0.1 before) and 0.055-0.096 (cards under a hand in that A/B), and a
+    #: palm 0.51 (a hand, which the benchmark asks ``unsure`` of); the bar lies well under the
+    #: least of the cards' parts, as no share between 0.0 and 0.055 was seen
     finger_wide_parts: float = 0.03
     #: an unread outline is judged beside the cards named though parts of a change no card named
     #: explains lie in it, when each is narrower than a finger (``finger``) and together they add

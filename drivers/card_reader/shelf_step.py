@@ -99,9 +99,10 @@ class CardLooks(Protocol):
 def told_by_shelf(looks: CardLooks, frame: np.ndarray, reading: FrameReading, shelf: EmptyShelf,
                   closer: bool = True, compared: Comparison | None = None) -> FrameReading:
     """``reading`` settled by what changed since the shelf was empty (``shelf``): "empty" where
-    nothing of a card's size changed; "ok" where every change lies under a card named, read by
-    the stages, in the change itself or (``closer``) in the part of the frame around the changes,
-    and every card passes verification; else "unsure". ``compared`` is the shelf's comparison of
+    nothing of a card's size changed, or where the stages read the frame empty, no card is read in
+    the changes and each is light (``EmptyShelf.light_on_the_empty_shelf``); "ok" where every
+    change lies under a card named, read by the stages, in the change itself or (``closer``) in
+    the part of the frame around the changes, and every card passes verification; else "unsure". ``compared`` is the shelf's comparison of
     ``frame`` where it was made already (``EmptyShelf.compare``).
     What the stages alone could not tell from a card is then the shelf's own texture, or a
     shadow or glare over it; and an "ok" of the stages that left a card out is told by the
