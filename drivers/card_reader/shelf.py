@@ -648,7 +648,7 @@ class EmptyShelf:
         on_edge = edges > 0
         edge_px = np.bincount(labels[on_edge], minlength=count)
         sharp_px = np.bincount(labels[on_edge & sharp], minlength=count)
-        smallest_width = self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect
+        smallest_width = self._smallest_width(changes)
         soft = (sharp_px < self.settings.least_sharp * edge_px) & ~self._may_be_cards(
             changes, labels, count, sharp, smallest_width)
         soft[0] = True                                       # the background
@@ -682,7 +682,7 @@ class EmptyShelf:
         if not self._soft_rim(region, compared.changes > 0, beyond_the_glare):
             return False
         u8 = region.astype(np.uint8)
-        smallest_width = self.settings.smallest_card * region.shape[0] / self.settings.card_aspect
+        smallest_width = self._smallest_width(region)
         return not self._may_be_cards(u8, u8.astype(np.int32), 2, beyond_the_glare, smallest_width)[1]
 
     @staticmethod
@@ -851,7 +851,7 @@ class EmptyShelf:
         if np.count_nonzero(off_glare) >= self.settings.least_seen and not self._seen_again(texture, off_glare):
             return False
         side = max(3, round(self._card_width(changes, cards) if cards else
-                            self.settings.smallest_card * changes.shape[0] / self.settings.card_aspect))
+                            self._smallest_width(changes)))
         ys, xs = np.nonzero(inside)
         for y in range(int(ys.min()), int(ys.max()) + 1, side):
             for x in range(int(xs.min()), int(xs.max()) + 1, side):
@@ -1345,6 +1345,11 @@ class EmptyShelf:
         if cards:
             return float(np.sqrt(np.mean([quad_area(q) for q in cards]) / self.settings.card_aspect) * self.scale())
         return self.settings.usual_width * mask.shape[0]
+
+    def _smallest_width(self, mask: np.ndarray) -> float:
+        """The width (px at ``settings.width``) of the smallest card the kit reads, in a frame
+        whose ``mask`` it is."""
+        return self.settings.smallest_card * mask.shape[0] / self.settings.card_aspect
 
     def _least_card(self, cards: list[np.ndarray]) -> float:
         """The least change that may be a card (px at ``settings.width``)."""
